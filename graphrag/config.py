@@ -1,0 +1,36 @@
+"""Settings read from the environment (and an optional ``.env``), with DESIGN 0's names.
+
+Read once at an entry point (CLI command, server start) and passed down; nothing below
+the entry points reads the environment itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_EMBEDDER = "use-multilingual-v3"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    graphrag_home: Path = Field(default=Path(".graphrag"), description="Local state: Neo4j, Qdrant.")
+    neo4j_uri: str = "bolt://127.0.0.1:7687"
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr = SecretStr("graphrag-local")
+    neo4j_database: str = "neo4j"
+    qdrant_url: str | None = Field(default=None, description="Unset: embedded Qdrant under GRAPHRAG_HOME.")
+    qdrant_api_key: SecretStr | None = None
+    graphrag_embedder: str = DEFAULT_EMBEDDER
+    graphrag_response_budget_bytes: int = Field(default=32_000, ge=2_000)
+
+    @property
+    def neo4j_home(self) -> Path:
+        return self.graphrag_home / "neo4j"
+
+    @property
+    def qdrant_path(self) -> Path:
+        return self.graphrag_home / "qdrant"
