@@ -14,9 +14,9 @@ import click
 # name -> "module:attribute" of a click command or group
 COMMANDS: dict[str, str] = {
     "neo4j": "graphrag.neo4j_local.commands:neo4j",
-    "check": "ingest.commands:check",
-    "ingest": "ingest.commands:ingest",
-    "watch": "ingest.commands:watch",
+    "check": "ingest.commands:check_command",
+    "ingest": "ingest.commands:ingest_command",
+    "watch": "ingest.commands:watch_command",
     "serve": "graphrag.server.commands:serve",
     "eval": "graphrag.evaluation.commands:eval_group",
 }

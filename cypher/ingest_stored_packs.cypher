@@ -1,0 +1,6 @@
+// Lists the stored packs: their metadata and the embedding model their vectors were made with.
+// Parameters: $packs (list of pack ids).
+MATCH (p:Pack)
+WHERE p.id IN $packs
+RETURN p.id AS id, p.title AS title, p.description AS description, p.language AS language,
+       p.root AS root, p.embedder AS embedder

@@ -1,0 +1,72 @@
+"""Every query the service runs is a file in ``cypher/``; this module reads them.
+
+A file opens with ``//`` comment lines saying what it does and naming each ``$parameter``;
+the header is checked against the body (by the test suite), so an analyst can paste any
+file into Neo4j Browser and know what to bind.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+_PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def cypher_dir() -> Path:
+    """The repository's ``cypher/`` (editable installs, Docker) or the copy packed into a wheel."""
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package.parent / "cypher", package / "cypher_files"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"no cypher/ folder next to {package}")
+
+
+@dataclass(frozen=True)
+class CypherFile:
+    name: str
+    header: str
+    body: str
+
+    @property
+    def statements(self) -> list[str]:
+        """The body split on ``;`` at line ends (only schema files hold more than one)."""
+        return [s.strip() for s in re.split(r";\s*$", self.body, flags=re.MULTILINE) if s.strip()]
+
+    @property
+    def parameters(self) -> set[str]:
+        return set(_PARAMETER.findall(_STRING.sub("", self.body)))
+
+    @property
+    def documented_parameters(self) -> set[str]:
+        return set(_PARAMETER.findall(self.header))
+
+
+def parse_cypher(name: str, text: str) -> CypherFile:
+    lines = text.strip().splitlines()
+    header = [line for line in _leading_comments(lines)]
+    body = "\n".join(lines[len(header) :]).strip()
+    return CypherFile(name=name, header="\n".join(line.lstrip("/ ") for line in header), body=body)
+
+
+def _leading_comments(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        if not line.startswith("//"):
+            break
+        out.append(line)
+    return out
+
+
+@cache
+def query(name: str) -> CypherFile:
+    """The query in ``cypher/<name>.cypher``."""
+    path = cypher_dir() / f"{name}.cypher"
+    return parse_cypher(name, path.read_text(encoding="utf-8"))
+
+
+def all_queries() -> list[CypherFile]:
+    return [query(p.stem) for p in sorted(cypher_dir().glob("*.cypher"))]

@@ -1,0 +1,115 @@
+"""Neo4j: the knowledge graph. Runs only the queries in ``cypher/``, with parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from types import TracebackType
+from typing import Any, Self
+
+from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
+from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
+from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
+
+from graphrag.config import Settings
+from graphrag.errors import GraphRagError, StoreUnavailable
+from graphrag.stores.cypher import query
+
+BATCH_ROWS = 1000
+
+
+def _unreachable(settings: Settings, reason: object) -> StoreUnavailable:
+    return StoreUnavailable(
+        f"Neo4j at {settings.neo4j_uri} is not reachable ({reason}); "
+        "start the local server with `graphrag neo4j start`, or set NEO4J_URI"
+    )
+
+
+class GraphStore:
+    """A driver plus the handful of read/write helpers the services need."""
+
+    def __init__(self, driver: Driver, database: str) -> None:
+        self._driver = driver
+        self._database = database
+
+    @classmethod
+    def connect(cls, settings: Settings) -> Self:
+        driver = GraphDatabase.driver(
+            settings.neo4j_uri,
+            auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
+            connection_timeout=5,
+            max_transaction_retry_time=10,
+            notifications_min_severity="OFF",
+        )
+        try:
+            _verify(driver)
+        except AuthError as exc:
+            driver.close()
+            raise StoreUnavailable(
+                f"Neo4j at {settings.neo4j_uri} refused user {settings.neo4j_user!r}: check NEO4J_PASSWORD"
+            ) from exc
+        except (ServiceUnavailable, OSError) as exc:
+            driver.close()
+            raise _unreachable(settings, exc) from exc
+        return cls(driver, settings.neo4j_database)
+
+    def close(self) -> None:
+        self._driver.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object | TracebackType) -> None:
+        self.close()
+
+    def ensure_schema(self) -> None:
+        for statement in query("schema").statements:
+            self._driver.execute_query(statement, database_=self._database)
+
+    def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        records, _, _ = self._driver.execute_query(
+            query(name).body, params, routing_=RoutingControl.READ, database_=self._database
+        )
+        return [record.data() for record in records]
+
+    def write(self, name: str, **params: Any) -> None:
+        self._driver.execute_query(query(name).body, params, routing_=RoutingControl.WRITE, database_=self._database)
+
+    def write_together(self, steps: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Several queries in one transaction: all of them land, or none."""
+
+        def work(tx: ManagedTransaction) -> None:
+            for name, params in steps:
+                tx.run(query(name).body, params).consume()
+
+        with self._driver.session(database=self._database) as session:
+            session.execute_write(work)
+
+    def write_batches(self, name: str, key: str, rows: Sequence[Any], batch: int = BATCH_ROWS) -> None:
+        """``UNWIND`` writes, one transaction per batch of rows bound to ``$key``."""
+        text = query(name).body
+
+        def work(tx: ManagedTransaction, chunk: Sequence[Any]) -> None:
+            tx.run(text, {key: chunk}).consume()
+
+        with self._driver.session(database=self._database) as session:
+            for chunk in _chunks(rows, batch):
+                session.execute_write(work, chunk)
+
+
+@retry(
+    retry=retry_if_exception_type(ServiceUnavailable),
+    stop=stop_after_attempt(3),
+    wait=wait_exponential_jitter(max=2),
+    reraise=True,
+)
+def _verify(driver: Driver) -> None:
+    """The only retry here: a server that is still starting answers a moment later."""
+    driver.verify_connectivity()
+
+
+def _chunks(rows: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(rows), size):
+        yield rows[start : start + size]
+
+
+__all__ = ["GraphRagError", "GraphStore", "Neo4jError"]

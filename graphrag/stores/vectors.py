@@ -1,0 +1,135 @@
+"""Qdrant: one point per entity, embedded summaries, payload ``{id, pack, kind, title, path, sha256}``.
+
+Embedded local mode (a folder under ``GRAPHRAG_HOME``) by default; ``QDRANT_URL`` switches
+to a server with the same calls. The embedder's id and dimension live in the collection's
+metadata, so vectors of two models are never mixed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any, Self
+
+from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+
+from graphrag.config import Settings
+from graphrag.embedding import Vectors
+from graphrag.errors import StoreUnavailable
+
+COLLECTION = "entities"
+_POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "pack-graphrag/entity")
+
+
+def point_id(entity_id: str) -> str:
+    """Stable point id of an entity (Qdrant accepts only integers and UUIDs)."""
+    return str(uuid.uuid5(_POINT_NAMESPACE, entity_id))
+
+
+def _is_transient(exc: BaseException) -> bool:
+    """Network hiccups of a Qdrant server; everything else (bad request, lock) surfaces at once."""
+    from qdrant_client.http.exceptions import ResponseHandlingException
+
+    return isinstance(exc, ResponseHandlingException | ConnectionError | TimeoutError)
+
+
+_retry_transient = retry(
+    retry=retry_if_exception(_is_transient),
+    stop=stop_after_attempt(4),
+    wait=wait_exponential_jitter(max=4),
+    reraise=True,
+)
+
+
+class VectorStore:
+    def __init__(self, client: Any, where: str) -> None:
+        self._client = client
+        self.where = where
+
+    @classmethod
+    def open(cls, settings: Settings) -> Self:
+        from qdrant_client import QdrantClient
+
+        if settings.qdrant_url:
+            api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+            return cls(QdrantClient(url=settings.qdrant_url, api_key=api_key, timeout=30), settings.qdrant_url)
+        path = settings.qdrant_path
+        path.mkdir(parents=True, exist_ok=True)
+        try:
+            client = QdrantClient(path=str(path))
+        except RuntimeError as exc:
+            raise StoreUnavailable(
+                f"embedded Qdrant at {path} is in use by another process (a running `graphrag serve` or "
+                "`graphrag watch`?): stop it, or run a Qdrant server and set QDRANT_URL"
+            ) from exc
+        return cls(client, str(path))
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object | TracebackType) -> None:
+        self.close()
+
+    @_retry_transient
+    def ensure_collection(self, embedder_id: str, dimension: int) -> str | None:
+        """Create the collection for this embedder; if it was made by another, rebuild it and say why."""
+        from qdrant_client import models
+
+        reason = None
+        if self._client.collection_exists(COLLECTION):
+            meta = self._client.get_collection(COLLECTION).config.metadata or {}
+            if meta.get("embedder") == embedder_id and meta.get("dimension") == dimension:
+                return None
+            reason = (
+                f"embedding model changed from {meta.get('embedder')} ({meta.get('dimension')}-d) "
+                f"to {embedder_id} ({dimension}-d): every vector is rebuilt"
+            )
+            self._client.delete_collection(COLLECTION)
+        self._client.create_collection(
+            COLLECTION,
+            vectors_config=models.VectorParams(size=dimension, distance=models.Distance.COSINE),
+            metadata={"embedder": embedder_id, "dimension": dimension},
+        )
+        for field in ("pack", "kind", "id"):
+            if self.where.startswith("http"):  # payload indexes are a no-op (with a warning) in local mode
+                self._client.create_payload_index(COLLECTION, field, models.PayloadSchemaType.KEYWORD)
+        return reason
+
+    @_retry_transient
+    def upsert(self, payloads: Sequence[dict[str, Any]], vectors: Vectors) -> None:
+        from qdrant_client import models
+
+        self._client.upsert(
+            COLLECTION,
+            points=models.Batch(
+                ids=[point_id(p["id"]) for p in payloads],
+                vectors=vectors.tolist(),
+                payloads=list(payloads),
+            ),
+            wait=True,
+        )
+
+    @_retry_transient
+    def delete(self, entity_ids: Sequence[str]) -> None:
+        from qdrant_client import models
+
+        if entity_ids:
+            self._client.delete(
+                COLLECTION, points_selector=models.PointIdsList(points=[point_id(i) for i in entity_ids]), wait=True
+            )
+
+    @_retry_transient
+    def payloads(self) -> dict[str, dict[str, Any]]:
+        """Every point's payload by entity id (tests and consistency checks)."""
+        out: dict[str, dict[str, Any]] = {}
+        offset = None
+        while True:
+            points, offset = self._client.scroll(COLLECTION, limit=1000, offset=offset, with_payload=True)
+            for point in points:
+                out[point.payload["id"]] = point.payload
+            if offset is None:
+                return out

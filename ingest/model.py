@@ -1,0 +1,148 @@
+"""Typed shapes of a pack: its manifest, an entity's frontmatter, and the parsed entity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ingest.names import is_valid_id, normalise_relation
+
+
+class RelationSpec(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    inverse: str | None = None
+    description: str | None = None
+
+    @field_validator("inverse")
+    @classmethod
+    def _inverse_is_a_name(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        name = normalise_relation(value)
+        if name is None:
+            raise ValueError(f"inverse {value!r} is not a relation name ([a-z][a-z0-9_]*)")
+        return name
+
+
+class PackManifest(BaseModel):
+    """``pack.yaml``; every field is optional (the folder name is the default id)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    title: str | None = None
+    description: str | None = None
+    language: str | None = None
+    relations: dict[str, RelationSpec] = Field(default_factory=dict)
+
+    @field_validator("id")
+    @classmethod
+    def _id_is_valid(cls, value: str) -> str:
+        if not is_valid_id(value):
+            raise ValueError(f"pack id {value!r} must be letters, digits and . _ : / - without spaces")
+        return value
+
+    @field_validator("relations", mode="before")
+    @classmethod
+    def _normalise_names(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        out: dict[str, Any] = {}
+        for raw, spec in value.items():
+            name = normalise_relation(str(raw))
+            if name is None:
+                raise ValueError(f"relation {raw!r} is not a relation name ([a-z][a-z0-9_]*)")
+            out[name] = spec if spec is not None else {}
+        return out
+
+    def canonical(self, relation: str) -> tuple[str, bool]:
+        """Map a relation name to (declared name, walks backwards): ``superseded_by`` -> (``supersedes``, True)."""
+        for name, spec in self.relations.items():
+            if spec.inverse == relation and name != relation:
+                return name, True
+        return relation, False
+
+    def declares(self, relation: str) -> bool:
+        return relation in self.relations or any(s.inverse == relation for s in self.relations.values())
+
+
+class Link(BaseModel):
+    """One typed link as the author wrote it, already in its declared direction."""
+
+    relation: str
+    target: str
+    reverse: bool = False
+    weight: float | None = None
+    note: str | None = None
+    line: int | None = None
+
+
+class Entity(BaseModel):
+    """A parsed, valid entity file: what the stores receive."""
+
+    id: str
+    pack: str
+    kind: str
+    kind_label: str
+    title: str
+    summary: str
+    aliases: list[str]
+    tags: list[str]
+    path: str
+    body: str
+    sha256: str
+    properties: dict[str, Any]
+    links: list[Link]
+
+    @property
+    def embedding_text(self) -> str:
+        return f"{self.title}. {self.summary}" if self.summary else self.title
+
+
+def _scalar_text(value: Any) -> Any:
+    """Numbers and booleans written where text is expected are read as text (``id: 2026``)."""
+    if isinstance(value, bool | int | float):
+        return str(value)
+    return value
+
+
+def _text_list(value: Any) -> Any:
+    if value is None:
+        return []
+    if isinstance(value, str | int | float):
+        return [str(value)]
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        return [str(v) for v in value]
+    return value
+
+
+class EntityFrontmatter(BaseModel):
+    """The keys of a frontmatter block that the graph model gives a meaning; the rest stay properties."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    id: str | None = None
+    kind: str | None = None
+    title: str | None = None
+    summary: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+
+    @field_validator("id", "kind", "title", "summary", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> Any:
+        return _scalar_text(value)
+
+    @field_validator("aliases", "tags", mode="before")
+    @classmethod
+    def _texts(cls, value: Any) -> Any:
+        return _text_list(value)
+
+    @field_validator("id")
+    @classmethod
+    def _valid_id(cls, value: str | None) -> str | None:
+        if value is not None and not is_valid_id(value):
+            raise ValueError(f"id {value!r} must be letters, digits and . _ : / - without spaces")
+        return value

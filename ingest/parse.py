@@ -1,0 +1,241 @@
+"""One markdown file -> an ``Entity`` or the problems that reject it (DESIGN 1)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from ingest.frontmatter import Frontmatter, FrontmatterError, parse
+from ingest.model import Entity, EntityFrontmatter, Link, PackManifest
+from ingest.names import kind_label, normalise_relation
+from ingest.report import Problem, Severity
+
+# Keys that are the entity itself, under each spelling authors use (first one wins).
+_CORE_ALIASES = {"kind": ("kind", "type"), "title": ("title", "name")}
+_CORE_KEYS = {"id", "summary", "aliases", "tags", "related"}
+# Property names the graph model uses itself; a frontmatter key with one of them is kept as fm_<key>.
+_RESERVED_PROPERTIES = {"pack", "path", "body", "sha256", "revision", "ingested_at", "kind_label", "alias_text"}
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+@dataclass
+class ParsedFile:
+    """What one file yields: an entity, or nothing (skipped or rejected), plus problems."""
+
+    path: str
+    sha256: str
+    entity: Entity | None = None
+    skipped: bool = False
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def rejected(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)
+
+    def report(self, severity: Severity, message: str, line: int | None = None, field: str | None = None) -> None:
+        self.problems.append(Problem(severity=severity, path=self.path, line=line, field=field, message=message))
+
+
+def parse_file(manifest: PackManifest, rel_path: str, raw: bytes) -> ParsedFile:
+    sha = hashlib.sha256(raw).hexdigest()
+    out = ParsedFile(path=rel_path, sha256=sha)
+
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        out.report("error", f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return out
+    text = text.replace("\r\n", "\n")
+    try:
+        fm = parse(text)
+    except FrontmatterError as exc:
+        out.report("error", str(exc), exc.line, exc.field)
+        return out
+    if fm is None:
+        out.skipped = True
+        return out
+    for key, line in fm.duplicates:
+        out.report("warning", f"duplicate key {key!r}: the last value is used", line, key)
+
+    data = dict(fm.data)
+    core: dict[str, Any] = {k: data[k] for k in _CORE_KEYS - {"related"} if k in data}
+    for name, spellings in _CORE_ALIASES.items():
+        present = [s for s in spellings if s in data]
+        if present:
+            core[name] = data[present[0]]
+    try:
+        front = EntityFrontmatter.model_validate(core)
+    except ValidationError as exc:
+        for err in exc.errors():
+            spelled = _spelling(str(err["loc"][0]) if err["loc"] else None, data)
+            message = err["msg"].removeprefix("Value error, ")
+            if err["type"] in ("string_type", "list_type"):
+                message = (
+                    f"must be {'text' if err['type'] == 'string_type' else 'a list of text'}, found {err['input']!r}"
+                )
+            out.report("error", message, fm.key_lines.get(spelled or "", None), spelled)
+        return out
+
+    stem = rel_path.removesuffix(".md")
+    entity_id = front.id or manifest.id + "/" + re.sub(r"\s+", "-", stem)
+    kind = front.kind or "entity"
+    title = front.title or _first_heading(fm.body) or stem.rsplit("/", 1)[-1]
+    summary = front.summary if front.summary is not None else _first_paragraph(fm.body)
+
+    links = _links(manifest, fm, data, out)
+    used = set(_CORE_KEYS) | {s for spellings in _CORE_ALIASES.values() for s in spellings[:1]}
+    used |= {spellings[1] for name, spellings in _CORE_ALIASES.items() if spellings[0] not in data}
+    used |= {k for k in data if _top_level_relation(manifest, k) is not None}
+    properties: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in used or value is None:
+            continue
+        name = f"fm_{key}" if key in _RESERVED_PROPERTIES else key
+        if name != key:
+            out.report("warning", f"key {key!r} is a graph property name; kept as {name!r}", fm.key_lines.get(key), key)
+        properties[name] = _property_value(value)
+
+    out.entity = Entity(
+        id=entity_id,
+        pack=manifest.id,
+        kind=kind,
+        kind_label=kind_label(kind),
+        title=title,
+        summary=summary,
+        aliases=front.aliases,
+        tags=front.tags,
+        path=rel_path,
+        body=fm.body,
+        sha256=sha,
+        properties=properties,
+        links=links,
+    )
+    return out
+
+
+def _spelling(key: str | None, data: dict[str, Any]) -> str | None:
+    for spelled in _CORE_ALIASES.get(key or "", ()):
+        if spelled in data:
+            return spelled
+    return key
+
+
+def _top_level_relation(manifest: PackManifest, key: str) -> str | None:
+    """A top-level key is a link only when the pack's vocabulary declares it (DESIGN 1)."""
+    if key in _CORE_KEYS or not manifest.relations:
+        return None
+    name = normalise_relation(key)
+    return name if name is not None and manifest.declares(name) else None
+
+
+def _links(manifest: PackManifest, fm: Frontmatter, data: dict[str, Any], out: ParsedFile) -> list[Link]:
+    """Every typed link of the file, in all the shapes DESIGN 1 accepts; bad ones become warnings."""
+    found: list[tuple[str, Any, int | None, str]] = []  # (raw relation, value, line, field)
+    related = data.get("related")
+    related_line = fm.key_lines.get("related")
+    if isinstance(related, dict):
+        for raw, value in related.items():
+            found.append((raw, value, fm.nested_key_lines.get(("related", raw), related_line), f"related.{raw}"))
+    elif isinstance(related, list):
+        for item in related:
+            if isinstance(item, dict) and "relation" in item:
+                found.append((str(item["relation"]), item, related_line, "related"))
+            else:
+                found.append(("relates_to", item, related_line, "related"))
+    elif related is not None:
+        found.append(("relates_to", related, related_line, "related"))
+    for key, value in data.items():
+        if _top_level_relation(manifest, key) is not None:
+            found.append((key, value, fm.key_lines.get(key), key))
+
+    links: list[Link] = []
+    seen: set[tuple[str, str, bool]] = set()
+    for raw, value, line, field_name in found:
+        relation = normalise_relation(str(raw))
+        if relation is None:
+            out.report(
+                "warning", f"relation name {raw!r} is not [a-z][a-z0-9_]*; its links are skipped", line, field_name
+            )
+            continue
+        if relation != raw:
+            out.report("warning", f"relation {raw!r} read as {relation!r}", line, field_name)
+        if manifest.relations and not manifest.declares(relation):
+            out.report("warning", f"relation {relation!r} is not declared in pack.yaml", line, field_name)
+        canonical, reverse = manifest.canonical(relation)
+        for target, weight, note in _targets(value, line, field_name, out):
+            identity = (canonical, target, reverse)
+            if identity in seen:
+                continue
+            seen.add(identity)
+            links.append(Link(relation=canonical, target=target, reverse=reverse, weight=weight, note=note, line=line))
+    return links
+
+
+def _targets(
+    value: Any, line: int | None, field_name: str, file: ParsedFile
+) -> list[tuple[str, float | None, str | None]]:
+    items = value if isinstance(value, list) else [value]
+    out: list[tuple[str, float | None, str | None]] = []
+    for item in items:
+        if item is None:
+            continue
+        if isinstance(item, str | int | float) and not isinstance(item, bool):
+            text = str(item).strip()
+            if text:
+                out.append((text, None, None))
+            continue
+        if isinstance(item, dict):
+            target = item.get("id", item.get("target"))
+            if not isinstance(target, str | int | float) or isinstance(target, bool) or not str(target).strip():
+                file.report("warning", f"link object without an 'id' or 'target': {item!r}", line, field_name)
+                continue
+            weight = item.get("weight")
+            if weight is not None and (isinstance(weight, bool) or not isinstance(weight, int | float)):
+                file.report("warning", f"weight {weight!r} is not a number; the link keeps no weight", line, field_name)
+                weight = None
+            note = item.get("note")
+            out.append(
+                (str(target).strip(), None if weight is None else float(weight), None if note is None else str(note))
+            )
+            continue
+        file.report("warning", f"link target {item!r} is neither an id nor a link object", line, field_name)
+    return out
+
+
+def _property_value(value: Any) -> Any:
+    """Scalars and lists of one scalar type stay as they are; anything else becomes JSON text."""
+    if isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, list) and value and all(isinstance(v, str | int | float | bool) for v in value):
+        kinds = {type(v) for v in value}
+        return value if len(kinds) == 1 else [str(v) for v in value]
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _first_heading(body: str) -> str | None:
+    for line in body.split("\n"):
+        match = _HEADING.match(line)
+        if match and match.group(1):
+            return match.group(1)
+    return None
+
+
+def _first_paragraph(body: str) -> str:
+    paragraph: list[str] = []
+    for line in body.split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            if paragraph:
+                break
+            continue
+        if _HEADING.match(line) or stripped.startswith(("<", "|", "```", "---")):
+            if paragraph:
+                break
+            continue
+        paragraph.append(stripped.lstrip("> ").strip())
+    return " ".join(p for p in paragraph if p)

@@ -1,0 +1,231 @@
+"""``check`` and ``ingest``: parse packs, plan against the graph, then write vectors and graph.
+
+Order matters for a crash halfway: vectors are written before the graph, and each graph
+batch (entities, their old links deleted, their new links) is one transaction, so the
+content hash stored on a node always means "vector and links of this version are in place".
+Pack metadata, which records the embedder, is written last.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from graphrag.config import Settings
+from graphrag.embedding import Embedder, load_embedder
+from graphrag.stores.graph import GraphStore
+from graphrag.stores.vectors import VectorStore
+from ingest.model import Entity
+from ingest.packs import Pack, PackError, read_pack
+from ingest.plan import Plan, StoredEntity, plan
+from ingest.report import IngestReport
+from ingest.resolve import ResolvedLink
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+EMBED_BATCH = 256
+WRITE_BATCH = 500
+T = TypeVar("T")
+
+
+def _quiet(phase: str, done: int, total: int) -> None:
+    return None
+
+
+def read_packs(paths: Sequence[Path]) -> list[Pack]:
+    packs = [read_pack(Path(p)) for p in paths]
+    seen: dict[str, Path] = {}
+    for pack in packs:
+        other = seen.setdefault(pack.manifest.id, pack.root)
+        if other != pack.root:
+            raise PackError(f"two packs have the id {pack.manifest.id!r}: {other} and {pack.root}")
+    return packs
+
+
+def check(paths: Sequence[Path]) -> IngestReport:
+    """Validate packs without any store: every problem an ingest would report."""
+    started = time.perf_counter()
+    report = plan(read_packs(paths), {}, [], set(), mode="check").report
+    report.timings["total"] = round(time.perf_counter() - started, 3)
+    return report
+
+
+def ingest(
+    paths: Sequence[Path],
+    settings: Settings,
+    progress: Progress = _quiet,
+    embedder: Embedder | None = None,
+) -> IngestReport:
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    with _timed(timings, "parse"):
+        packs = read_packs(paths)
+    pack_ids = [p.manifest.id for p in packs]
+    with GraphStore.connect(settings) as graph:
+        with _timed(timings, "neo4j_read"):
+            graph.ensure_schema()
+            stored = {
+                r["id"]: StoredEntity(r["id"], r["pack"], r["path"], r["sha256"])
+                for r in graph.read("ingest_stored_entities", packs=pack_ids)
+            }
+            stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
+            others = graph.read("ingest_other_entities", packs=pack_ids)
+        embedder = embedder or load_embedder(settings.graphrag_embedder)
+        stale = {p for p in pack_ids if (stored_packs.get(p) or {}).get("embedder") != embedder.id}
+        with _timed(timings, "plan"):
+            work = plan(packs, stored, others, stale)
+        report = work.report
+        if work.embed or work.remove:
+            with VectorStore.open(settings) as vectors:
+                reason = vectors.ensure_collection(embedder.id, embedder.dimension)
+                if reason:
+                    report.reindexed = reason
+                    graph.write("ingest_forget_embedders")
+                    work.embed = list(work.valid)
+                vectors.delete(work.remove)
+                _embed_into(vectors, embedder, work.embed, progress, timings)
+            report.embedded = len(work.embed)
+        with _timed(timings, "neo4j_write"):
+            _write_graph(graph, work, progress)
+            pack_rows = [_pack_row(p, embedder.id) for p in packs]
+            changed_packs = [row for row in pack_rows if _differs(row, stored_packs.get(row["id"]))]
+            if changed_packs:
+                graph.write("ingest_upsert_packs", packs=changed_packs)
+    timings["total"] = time.perf_counter() - started
+    report.timings = {k: round(v, 3) for k, v in timings.items()}
+    return report
+
+
+def entity_row(entity: Entity) -> dict[str, Any]:
+    """The node of an entity: every property at once (``SET e = props`` drops keys an author removed)."""
+    props: dict[str, Any] = dict(entity.properties)
+    props.update(
+        id=entity.id,
+        pack=entity.pack,
+        kind=entity.kind,
+        kind_label=entity.kind_label,
+        title=entity.title,
+        summary=entity.summary,
+        aliases=entity.aliases,
+        alias_text="\n".join(entity.aliases),
+        tags=entity.tags,
+        path=entity.path,
+        body=entity.body,
+        sha256=entity.sha256,
+    )
+    return {"id": entity.id, "pack": entity.pack, "kind_label": entity.kind_label, "props": props}
+
+
+def link_row(link: ResolvedLink) -> dict[str, Any]:
+    return {
+        "source": link.source,
+        "type": link.type,
+        "target": link.target,
+        "weight": link.weight,
+        "note": link.note,
+        "declared_by": link.declared_by,
+        "declared_in": link.declared_in,
+    }
+
+
+def vector_payload(entity: Entity) -> dict[str, Any]:
+    return {
+        "id": entity.id,
+        "pack": entity.pack,
+        "kind": entity.kind,
+        "title": entity.title,
+        "path": entity.path,
+        "sha256": entity.sha256,
+    }
+
+
+def _write_graph(graph: GraphStore, work: Plan, progress: Progress) -> None:
+    links_by_entity: dict[str, list[dict[str, Any]]] = {}
+    for link in work.links:
+        links_by_entity.setdefault(link.declared_by, []).append(link_row(link))
+    total = len(work.write)
+    for done, batch in _batches(work.write, WRITE_BATCH):
+        ids = [e.id for e in batch]
+        graph.write_together(
+            [
+                ("ingest_upsert_entities", {"rows": [entity_row(e) for e in batch]}),
+                ("ingest_delete_declared_links", {"ids": ids}),
+                ("ingest_write_links", {"rows": [row for i in ids for row in links_by_entity.get(i, [])]}),
+            ]
+        )
+        progress("graph", done, total)
+    if work.remove:
+        graph.write("ingest_remove_entities", ids=work.remove)
+    if work.changes_anything:
+        graph.write("ingest_prune_placeholders")
+
+
+def _embed_into(
+    vectors: VectorStore, embedder: Embedder, entities: list[Entity], progress: Progress, timings: dict[str, float]
+) -> None:
+    """Embed on this thread while another writes finished batches to Qdrant (its time is mostly I/O)."""
+    pending: queue.Queue[tuple[list[dict[str, Any]], Any] | None] = queue.Queue(maxsize=4)
+    failures: list[BaseException] = []
+    timings.setdefault("qdrant", 0.0)
+
+    def writer() -> None:
+        while (item := pending.get()) is not None:
+            if failures:
+                continue
+            try:
+                with _timed(timings, "qdrant"):
+                    vectors.upsert(*item)
+            except BaseException as exc:  # handed to the main thread below
+                failures.append(exc)
+
+    thread = threading.Thread(target=writer, name="qdrant-writer", daemon=True)
+    thread.start()
+    try:
+        total = len(entities)
+        for done, batch in _batches(entities, EMBED_BATCH):
+            if failures:
+                break
+            with _timed(timings, "embed"):
+                matrix = embedder.embed([e.embedding_text for e in batch])
+            pending.put(([vector_payload(e) for e in batch], matrix))
+            progress("embed", done, total)
+    finally:
+        pending.put(None)
+        thread.join()
+    if failures:
+        raise failures[0]
+
+
+def _pack_row(pack: Pack, embedder_id: str) -> dict[str, Any]:
+    m = pack.manifest
+    return {
+        "id": m.id,
+        "title": m.title or m.id,
+        "description": m.description,
+        "language": m.language,
+        "root": str(pack.root),
+        "embedder": embedder_id,
+    }
+
+
+def _differs(row: dict[str, Any], stored: dict[str, Any] | None) -> bool:
+    return stored is None or any(stored.get(k) != v for k, v in row.items())
+
+
+def _batches(items: list[T], size: int) -> Iterator[tuple[int, list[T]]]:
+    for start in range(0, len(items), size):
+        batch = items[start : start + size]
+        yield start + len(batch), batch
+
+
+@contextmanager
+def _timed(timings: dict[str, float], phase: str) -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[phase] = timings.get(phase, 0.0) + time.perf_counter() - started

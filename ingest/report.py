@@ -1,0 +1,61 @@
+"""What an ingest or a check tells the author: counts, and problems with path:line:field."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Severity = Literal["error", "warning"]
+
+
+class Problem(BaseModel):
+    """One thing an author should fix; ``error`` rejects the file, ``warning`` skips one value."""
+
+    severity: Severity
+    path: str
+    line: int | None = None
+    field: str | None = None
+    message: str
+
+    def render(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        field = f" [{self.field}]" if self.field else ""
+        return f"{where}: {self.severity}{field}: {self.message}"
+
+
+class DanglingLink(BaseModel):
+    source: str
+    relation: str
+    target: str
+    declared_in: str
+
+
+class PackReport(BaseModel):
+    pack: str
+    root: str
+    files: int = 0
+    entities: int = 0
+    skipped: list[str] = Field(default_factory=list, description="Markdown files without frontmatter.")
+
+
+class IngestReport(BaseModel):
+    """The final report of ``graphrag ingest`` / ``graphrag check`` (also its ``--json`` output)."""
+
+    mode: Literal["ingest", "check"]
+    packs: list[PackReport] = Field(default_factory=list)
+    added: list[str] = Field(default_factory=list)
+    updated: list[str] = Field(default_factory=list)
+    unchanged: int = 0
+    removed: list[str] = Field(default_factory=list)
+    links: int = 0
+    dangling: list[DanglingLink] = Field(default_factory=list)
+    embedded: int = 0
+    reindexed: str | None = Field(default=None, description="Why every vector was rebuilt, if it was.")
+    errors: list[Problem] = Field(default_factory=list)
+    warnings: list[Problem] = Field(default_factory=list)
+    timings: dict[str, float] = Field(default_factory=dict, description="Seconds per phase.")
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.errors else 0

@@ -1,0 +1,85 @@
+"""Resolve link targets: id, else a unique title or alias, else a placeholder id, else a warning."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ingest.model import Entity
+from ingest.names import is_valid_id, relationship_type
+from ingest.report import Problem
+
+
+@dataclass(frozen=True)
+class ResolvedLink:
+    """A link ready for the graph: source and target ids in the declared direction."""
+
+    source: str
+    type: str
+    target: str
+    weight: float | None
+    note: str | None
+    declared_by: str
+    declared_in: str
+
+
+def _looks_like_path(value: str) -> bool:
+    """``../x/y.md`` or ``notes.md`` names a file, not an entity: authors are told, not given a placeholder."""
+    return value.endswith(".md") or value.startswith(("./", "../", "/"))
+
+
+class Resolver:
+    """Knows every entity id, title and alias of the deployment (this run's packs and the stored ones)."""
+
+    def __init__(self) -> None:
+        self._ids: set[str] = set()
+        self._names: dict[str, set[str]] = defaultdict(set)
+
+    def add(self, entity_id: str, title: str | None, aliases: Iterable[str]) -> None:
+        self._ids.add(entity_id)
+        for name in (title, *aliases):
+            if name:
+                self._names[name.casefold()].add(entity_id)
+
+    def target(self, value: str) -> tuple[str | None, bool]:
+        """(resolved id or None, whether it is defined by some file)."""
+        if value in self._ids:
+            return value, True
+        matches = self._names.get(value.casefold(), set())
+        if len(matches) == 1:
+            return next(iter(matches)), True
+        return (value, False) if is_valid_id(value) and not _looks_like_path(value) else (None, False)
+
+    def links(self, entity: Entity) -> tuple[list[ResolvedLink], list[ResolvedLink], list[Problem]]:
+        """(links, the dangling ones among them, warnings for targets that are neither id nor title)."""
+        links: list[ResolvedLink] = []
+        dangling: list[ResolvedLink] = []
+        problems: list[Problem] = []
+        for link in entity.links:
+            target, defined = self.target(link.target)
+            if target is None:
+                problems.append(
+                    Problem(
+                        severity="warning",
+                        path=entity.path,
+                        line=link.line,
+                        field=f"related.{link.relation}",
+                        message=f"target {link.target!r} is neither an id nor a known title; link skipped",
+                    )
+                )
+                continue
+            source, end = (target, entity.id) if link.reverse else (entity.id, target)
+            resolved = ResolvedLink(
+                source=source,
+                type=relationship_type(link.relation),
+                target=end,
+                weight=link.weight,
+                note=link.note,
+                declared_by=entity.id,
+                declared_in=entity.path,
+            )
+            links.append(resolved)
+            if not defined:
+                dangling.append(resolved)
+        return links, dangling, problems
