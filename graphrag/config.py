@@ -22,6 +22,7 @@ class Settings(BaseSettings):
     neo4j_user: str = "neo4j"
     neo4j_password: SecretStr = SecretStr("graphrag-local")
     neo4j_database: str = "neo4j"
+    neo4j_http_port: int = Field(default=7474, description="HTTP and Neo4j Browser port of the local server.")
     qdrant_url: str | None = Field(default=None, description="Unset: embedded Qdrant under GRAPHRAG_HOME.")
     qdrant_api_key: SecretStr | None = None
     graphrag_embedder: str = DEFAULT_EMBEDDER

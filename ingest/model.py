@@ -34,7 +34,7 @@ class PackManifest(BaseModel):
     id: str
     title: str | None = None
     description: str | None = None
-    language: str | None = None
+    language: str | list[str] | None = None
     relations: dict[str, RelationSpec] = Field(default_factory=dict)
 
     @field_validator("id")

@@ -74,6 +74,11 @@ class GraphStore:
     def write(self, name: str, **params: Any) -> None:
         self._driver.execute_query(query(name).body, params, routing_=RoutingControl.WRITE, database_=self._database)
 
+    def run_auto_commit(self, name: str, **params: Any) -> None:
+        """For ``CALL { } IN TRANSACTIONS``, which cannot run inside a managed transaction."""
+        with self._driver.session(database=self._database) as session:
+            session.run(query(name).body, params).consume()
+
     def write_together(self, steps: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Several queries in one transaction: all of them land, or none."""
 

@@ -1,0 +1,1 @@
+"""The MCP server: typed tools over the stores, within a response budget."""

@@ -1,0 +1,27 @@
+"""What every tool reaches through the FastMCP lifespan: the settings and the open stores.
+
+Tools read it with ``services(ctx)``; the server's lifespan creates it once per process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastmcp import Context
+
+from graphrag.config import Settings
+from graphrag.embedding import Embedder
+from graphrag.stores.graph import GraphStore
+
+
+@dataclass
+class Services:
+    settings: Settings
+    graph: GraphStore
+    embedder: Embedder
+
+
+def services(ctx: Context) -> Services:
+    found = ctx.lifespan_context["services"]
+    assert isinstance(found, Services)
+    return found
