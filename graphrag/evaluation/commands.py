@@ -1,0 +1,177 @@
+"""``graphrag eval``: a thin click shell over the evaluator library.
+
+Exit codes are part of the contract: 0 candidate for review, 1 a gate failed, 2 malformed
+input or invocation. Anything unexpected exits 3 so an evaluator bug is never read as a
+decision about the candidate.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+from pydantic import ValidationError
+
+from graphrag.errors import GraphRagError
+from graphrag.evaluation import canonical
+from graphrag.evaluation.loading import ContractError, describe, load_input
+
+MALFORMED = 2
+INTERNAL = 3
+MAX_LISTED = 200
+
+F = TypeVar("F", bound=Callable[..., Any])
+existing_file = click.Path(exists=True, dir_okay=False, readable=True, path_type=Path)
+
+
+def _fail(lines: list[str], code: int = MALFORMED) -> NoReturn:
+    for line in lines[:MAX_LISTED]:
+        click.echo(line, err=True)
+    if len(lines) > MAX_LISTED:
+        click.echo(f"... and {len(lines) - MAX_LISTED} more", err=True)
+    sys.exit(code)
+
+
+def _guarded(function: F) -> F:
+    """Map library errors to exit 2 and anything unforeseen to exit 3."""
+
+    @wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except ContractError as error:
+            _fail(error.issues)
+        except ValidationError as error:
+            _fail(describe(error))
+        except GraphRagError as error:
+            _fail([str(error)])
+        except (click.exceptions.Exit, click.ClickException, SystemExit):
+            raise
+        except Exception as error:  # an evaluator bug must not look like a gate failure
+            _fail([f"internal error: {type(error).__name__}: {error}"], INTERNAL)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(name="eval", context_settings={"help_option_names": ["-h", "--help"]})
+def eval_group() -> None:
+    """Offline retrieval evaluation of two recorded runs against a frozen labelled corpus.
+
+    \b
+    Example:
+        graphrag eval schema > evaluation-input.schema.json
+        graphrag eval compare /secure/experiment.json
+    """
+
+
+@eval_group.command()
+def schema() -> None:
+    """Print the JSON Schema of the versioned input contract (EvaluationInput).
+
+    \b
+    Example:
+        graphrag eval schema > evaluation-input.schema.json
+    """
+    from graphrag.evaluation.contract import json_schema
+
+    click.echo(canonical.dumps(json_schema()), nl=False)
+
+
+@eval_group.command()
+@click.argument("file", type=existing_file)
+@_guarded
+def compare(file: Path) -> None:
+    """Compare baseline and candidate on held-out queries; print the JSON report.
+
+    Exits 0 candidate_for_review (ready for an independent decision, not a deployment
+    permission), 1 insufficient_evidence / answer_barrier_failed / no_practical_gain,
+    2 malformed input or invocation.
+
+    \b
+    Example:
+        graphrag eval compare /secure/experiment.json > report.json; echo $?
+    """
+    from graphrag.evaluation.report import compare as run_compare
+
+    _outcome, report = run_compare(load_input(file))
+    click.echo(canonical.dumps(report), nl=False)
+    sys.exit(report["exitCode"])
+
+
+seed_option = click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=42,
+    show_default=True,
+    help="Seed of the A/B assignment and item order; use a private value and keep it with the key.",
+)
+
+
+@eval_group.command()
+@click.argument("file", type=existing_file)
+@seed_option
+@_guarded
+def annotate(file: Path, seed: int) -> None:
+    """Print the blind labelling export of the development questions.
+
+    Each item shows both generated answers, as A and B, with the context each was given;
+    preference and raterId are null for annotators to fill in.
+
+    \b
+    Example:
+        graphrag eval annotate --seed 90417 /secure/experiment.json > blind-labeling.json
+    """
+    from graphrag.evaluation.annotation import blind_export
+
+    click.echo(canonical.dumps(blind_export(load_input(file), seed)), nl=False)
+
+
+@eval_group.command("annotation-key")
+@click.argument("file", type=existing_file)
+@seed_option
+@_guarded
+def annotation_key(file: Path, seed: int) -> None:
+    """Print the private key mapping each item's A/B to baseline/candidate.
+
+    Keep it away from annotators and judges.
+
+    \b
+    Example:
+        graphrag eval annotation-key --seed 90417 /secure/experiment.json > /secure/private-key.json
+    """
+    from graphrag.evaluation.annotation import decoding_key
+
+    click.echo(canonical.dumps(decoding_key(load_input(file), seed)), nl=False)
+
+
+@eval_group.command("import-labels")
+@click.argument("experiment", type=existing_file)
+@click.argument("labels", type=existing_file)
+@click.argument("key", type=existing_file)
+@_guarded
+def import_labels(experiment: Path, labels: Path, key: Path) -> None:
+    """Merge filled blind labels into the experiment as human ratings; print the new input.
+
+    Preferences A/B are decoded with the key to baseline/candidate (tie stays tie).
+
+    \b
+    Example:
+        graphrag eval import-labels /secure/experiment.json labeled.json /secure/private-key.json \\
+            > /secure/experiment-labeled.json
+    """
+    import json
+
+    from graphrag.evaluation.annotation import KeyFile, LabelFile
+    from graphrag.evaluation.annotation import import_labels as merge
+
+    label_file = LabelFile.model_validate_json(labels.read_bytes())
+    key_file = KeyFile.model_validate_json(key.read_bytes())
+    merged, added = merge(load_input(experiment), label_file, key_file)
+    data = json.loads(merged.model_dump_json(by_alias=True, exclude_none=True))
+    # not canonical.dumps: the experiment's own numbers must round-trip unrounded
+    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    click.echo(f"imported {added} label(s)", err=True)

@@ -1,0 +1,111 @@
+"""Invariants that must hold for any input, checked with hypothesis."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import numpy as np
+from bench.eval_factory import experiment
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from graphrag.evaluation import canonical
+from graphrag.evaluation.bootstrap import paired_bootstrap
+from graphrag.evaluation.calibration import cohen_kappa
+from graphrag.evaluation.contract import Hit, Span
+from graphrag.evaluation.loading import parse_input
+from graphrag.evaluation.metrics import (
+    evidence_coverage,
+    evidence_precision,
+    evidence_recall,
+    select_context,
+)
+from graphrag.evaluation.report import compare
+
+ORDER = ("identifier", "concept", "procedure", "hard")
+
+
+@st.composite
+def spans(draw: st.DrawFn) -> tuple[str, int, int]:
+    source = draw(st.sampled_from(["s", "t"]))
+    start = draw(st.integers(0, 60))
+    return source, start, start + draw(st.integers(1, 40))
+
+
+evidence_lists = st.lists(spans(), min_size=1, max_size=5).map(
+    lambda xs: [Span(source_id=s, start=a, end=b) for s, a, b in xs]
+)
+hit_lists = st.lists(spans(), max_size=14).map(
+    lambda xs: [Hit(chunk_id=f"c{i}", source_id=s, start=a, end=b) for i, (s, a, b) in enumerate(xs)]
+)
+
+
+@given(evidence_lists, hit_lists, st.integers(1, 400))
+def test_recall_never_exceeds_coverage_and_all_metrics_are_fractions(
+    evidence: list[Span], hits: list[Hit], budget: int
+) -> None:
+    selected = select_context(hits, budget)
+    recall, coverage = evidence_recall(evidence, selected), evidence_coverage(evidence, selected)
+    precision = evidence_precision(evidence, hits)
+    assert 0.0 <= recall <= coverage + 1e-12 <= 1.0 + 1e-12
+    assert 0.0 <= precision <= 1.0
+    assert precision * 5 == round(precision * 5)
+
+
+@given(hit_lists, st.integers(0, 400))
+def test_context_is_a_prefix_within_budget(hits: list[Hit], budget: int) -> None:
+    selected = select_context(hits, budget)
+    assert selected == hits[: len(selected)]
+    assert sum(h.end - h.start for h in selected) <= budget
+    if len(selected) < len(hits):
+        nxt = hits[len(selected)]
+        assert sum(h.end - h.start for h in selected) + nxt.end - nxt.start > budget
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(ORDER), st.floats(0, 1), st.floats(0, 1)),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_identical_arms_give_zero_and_intervals_contain_zero(rows: list[tuple[str, float, float]]) -> None:
+    scores = np.array([[a for _, a, _ in rows], [b for _, _, b in rows]])
+    result = paired_bootstrap(scores - scores, [s for s, _, _ in rows], ORDER, resamples=500)
+    assert result.estimate.tolist() == [0.0, 0.0]
+    assert np.all(result.low <= 0.0) and np.all(result.high >= 0.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(ORDER), st.floats(-1, 1)), min_size=1, max_size=40))
+def test_interval_lies_within_the_observed_differences(rows: list[tuple[str, float]]) -> None:
+    diffs = np.array([[d for _, d in rows]])
+    result = paired_bootstrap(diffs, [s for s, _ in rows], ORDER, resamples=500)
+    assert diffs.min() - 1e-12 <= result.low[0] <= result.high[0] <= diffs.max() + 1e-12
+
+
+labels = st.sampled_from(["baseline", "candidate", "tie"])
+
+
+@given(st.lists(st.tuples(labels, labels), min_size=1, max_size=60))
+def test_kappa_is_symmetric_and_at_most_one(pairs: list[tuple[str, str]]) -> None:
+    first, second = [a for a, _ in pairs], [b for _, b in pairs]
+    kappa = cohen_kappa(first, second)
+    assert kappa == cohen_kappa(second, first)
+    if kappa is not None:
+        assert kappa <= 1.0 + 1e-12
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.integers(0, 10_000))
+def test_permuting_queries_changes_nothing(seed: int, shuffle_seed: int) -> None:
+    document = experiment(n_test=24, n_dev=6, seed=seed)
+    shuffled = copy.deepcopy(document)
+    rng = random.Random(shuffle_seed)
+    for items in (shuffled["queries"], shuffled["arms"]["baseline"]["runs"], shuffled["arms"]["candidate"]["runs"]):
+        rng.shuffle(items)
+    reports = [canonical.dumps(compare(parse_input(json.dumps(d)))[1]) for d in (document, shuffled)]
+    assert reports[0] == reports[1]
