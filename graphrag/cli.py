@@ -1,7 +1,7 @@
 """The ``graphrag`` command: a thin click shell over the library.
 
-Subcommand groups load lazily, so ``graphrag ingest`` on an unchanged pack does not pay
-for importing the MCP server or the evaluator.
+Subcommands load lazily, so ``graphrag ingest`` on an unchanged pack does not pay for
+importing the MCP server or the evaluator, and ``graphrag --help`` imports none of them.
 """
 
 from __future__ import annotations
@@ -11,31 +11,34 @@ from typing import Any
 
 import click
 
-# name -> "module:attribute" of a click command or group
-COMMANDS: dict[str, str] = {
-    "neo4j": "graphrag.neo4j_local.commands:neo4j",
-    "check": "ingest.commands:check_command",
-    "ingest": "ingest.commands:ingest_command",
-    "watch": "ingest.commands:watch_command",
-    "serve": "graphrag.server.commands:serve",
-    "eval": "graphrag.evaluation.commands:eval_group",
+# name -> ("module:attribute" of a click command or group, one-line help for the listing)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "neo4j": ("graphrag.neo4j_local.commands:neo4j", "Start, stop or inspect the local Neo4j server."),
+    "check": ("ingest.commands:check_command", "Validate packs without writing anything."),
+    "ingest": ("ingest.commands:ingest_command", "Ingest packs into Neo4j and Qdrant (only what changed)."),
+    "watch": ("ingest.commands:watch_command", "Ingest packs again each time a file is saved."),
+    "serve": ("graphrag.server.commands:serve", "Run the MCP server (stdio or streamable HTTP)."),
+    "eval": ("graphrag.evaluation.commands:eval_group", "Offline retrieval evaluation: compare two arms."),
 }
 
 
 class LazyGroup(click.Group):
-    """A group whose subcommands are imported only when they run (or when help lists them)."""
+    """A group whose subcommands are imported only when one of them runs."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
+        if cmd_name not in COMMANDS:
             return None
-        module_name, attribute = target.split(":")
+        module_name, attribute = COMMANDS[cmd_name][0].split(":")
         command: Any = getattr(importlib.import_module(module_name), attribute)
         assert isinstance(command, click.Command)
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, help_text) for name, (_, help_text) in COMMANDS.items()])
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
