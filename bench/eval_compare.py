@@ -24,7 +24,7 @@ def main() -> None:
     started = time.perf_counter()
     parsed = parse_input(raw)
     validated = time.perf_counter()
-    outcome, report = compare(parsed)
+    outcome, _ = compare(parsed)
     done = time.perf_counter()
     print(f"input: {args.queries} test queries, {len(raw) / 1e6:.1f} MB of JSON")
     print(f"validation: {validated - started:.2f}s  compare (10,000 bootstrap resamples): {done - validated:.2f}s")

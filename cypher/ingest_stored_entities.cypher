@@ -3,4 +3,4 @@
 // Parameters: $packs (list of pack ids).
 MATCH (e:Entity)
 WHERE e.pack IN $packs AND NOT e:Missing
-RETURN e.id AS id, e.pack AS pack, e.path AS path, e.sha256 AS sha256
+RETURN e.id AS id, e.pack AS pack, e.path AS path, e.sha256 AS sha256, e.title AS title, e.aliases AS aliases

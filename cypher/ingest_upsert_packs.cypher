@@ -1,9 +1,10 @@
 // Creates or updates packs, recording the embedding model of their vectors.
-// Parameters: $packs (list of {id, title, description, language, root, embedder}).
+// Parameters: $packs (list of {id, title, description, language, root, embedder, manifest_sha256}).
 UNWIND $packs AS pack
 MERGE (p:Pack {id: pack.id})
 SET p.title = pack.title,
     p.description = pack.description,
     p.language = pack.language,
     p.root = pack.root,
-    p.embedder = pack.embedder
+    p.embedder = pack.embedder,
+    p.manifest_sha256 = pack.manifest_sha256

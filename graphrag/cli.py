@@ -52,3 +52,7 @@ def main() -> None:
         graphrag ingest examples/space-missions
         graphrag serve
     """
+
+
+if __name__ == "__main__":
+    main()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,20 +22,34 @@ class PackError(Exception):
     """The pack itself cannot be read (missing folder, broken pack.yaml): a bad invocation."""
 
 
+# Says whether a file (pack id, pack-relative path, sha256) is stored as it is: it need not be parsed.
+Known = Callable[[str, str, str], bool]
+
+
 @dataclass
 class Pack:
     manifest: PackManifest
     root: Path
+    manifest_sha256: str
     files: list[ParsedFile] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
 
-def load_manifest(root: Path) -> PackManifest:
+def open_pack(root: Path) -> Pack:
+    """The pack's folder and manifest; its files are read by ``read_files``."""
+    if not root.is_dir():
+        raise PackError(f"{root}: not a folder (a pack is a folder of markdown files)")
     path = root / MANIFEST
-    if not path.is_file():
+    raw = path.read_bytes() if path.is_file() else b""
+    return Pack(manifest=load_manifest(root, raw), root=root.resolve(), manifest_sha256=hashlib.sha256(raw).hexdigest())
+
+
+def load_manifest(root: Path, raw: bytes) -> PackManifest:
+    path = root / MANIFEST
+    if not raw:
         return PackManifest(id=root.resolve().name)
     try:
-        data = load_yaml(path.read_text(encoding="utf-8-sig")) or {}
+        data = load_yaml(raw.decode("utf-8-sig")) or {}
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else 1
         raise PackError(f"{path}:{line}: invalid YAML: {exc.problem}") from exc
@@ -59,11 +75,13 @@ def markdown_files(root: Path) -> list[Path]:
     return sorted(found)
 
 
-def read_pack(root: Path) -> Pack:
-    if not root.is_dir():
-        raise PackError(f"{root}: not a folder (a pack is a folder of markdown files)")
-    pack = Pack(manifest=load_manifest(root), root=root.resolve())
-    for path in markdown_files(root):
-        rel = path.relative_to(root).as_posix()
-        pack.files.append(parse_file(pack.manifest, rel, path.read_bytes()))
-    return pack
+def read_files(pack: Pack, known: Known | None = None) -> None:
+    """Hash every file; parse those that are not ``known`` to be stored as they are."""
+    for path in markdown_files(pack.root):
+        rel = path.relative_to(pack.root).as_posix()
+        raw = path.read_bytes()
+        sha = hashlib.sha256(raw).hexdigest()
+        if known is not None and known(pack.manifest.id, rel, sha):
+            pack.files.append(ParsedFile(path=rel, sha256=sha, unchanged=True))
+        else:
+            pack.files.append(parse_file(pack.manifest, rel, raw, sha))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ class ParsedFile:
     sha256: str
     entity: Entity | None = None
     skipped: bool = False
+    unchanged: bool = False  # stored as it is: not parsed again
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -41,8 +41,7 @@ class ParsedFile:
         self.problems.append(Problem(severity=severity, path=self.path, line=line, field=field, message=message))
 
 
-def parse_file(manifest: PackManifest, rel_path: str, raw: bytes) -> ParsedFile:
-    sha = hashlib.sha256(raw).hexdigest()
+def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> ParsedFile:
     out = ParsedFile(path=rel_path, sha256=sha)
 
     try:

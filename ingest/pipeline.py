@@ -21,9 +21,9 @@ from graphrag.embedding import Embedder, load_embedder
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.model import Entity
-from ingest.packs import Pack, PackError, read_pack
+from ingest.packs import Pack, PackError, open_pack, read_files
 from ingest.plan import Plan, StoredEntity, plan
-from ingest.report import IngestReport
+from ingest.report import DanglingLink, IngestReport
 from ingest.resolve import ResolvedLink
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -36,13 +36,21 @@ def _quiet(phase: str, done: int, total: int) -> None:
     return None
 
 
-def read_packs(paths: Sequence[Path]) -> list[Pack]:
-    packs = [read_pack(Path(p)) for p in paths]
+def open_packs(paths: Sequence[Path]) -> list[Pack]:
+    packs = [open_pack(Path(p)) for p in paths]
     seen: dict[str, Path] = {}
     for pack in packs:
         other = seen.setdefault(pack.manifest.id, pack.root)
         if other != pack.root:
             raise PackError(f"two packs have the id {pack.manifest.id!r}: {other} and {pack.root}")
+    return packs
+
+
+def read_packs(paths: Sequence[Path]) -> list[Pack]:
+    """Every file of every pack, parsed."""
+    packs = open_packs(paths)
+    for pack in packs:
+        read_files(pack)
     return packs
 
 
@@ -62,42 +70,64 @@ def ingest(
 ) -> IngestReport:
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    with _timed(timings, "parse"):
-        packs = read_packs(paths)
+    packs = open_packs(paths)
     pack_ids = [p.manifest.id for p in packs]
+    embedder = embedder or load_embedder(settings.graphrag_embedder)
     with GraphStore.connect(settings) as graph:
         with _timed(timings, "neo4j_read"):
             graph.ensure_schema()
-            stored = {
-                r["id"]: StoredEntity(r["id"], r["pack"], r["path"], r["sha256"])
-                for r in graph.read("ingest_stored_entities", packs=pack_ids)
-            }
+            stored = {r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)}
             stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
             others = graph.read("ingest_other_entities", packs=pack_ids)
-        embedder = embedder or load_embedder(settings.graphrag_embedder)
         stale = {p for p in pack_ids if (stored_packs.get(p) or {}).get("embedder") != embedder.id}
+        relinked = frozenset(
+            p.manifest.id
+            for p in packs
+            if p.manifest.id in stored_packs and stored_packs[p.manifest.id].get("manifest_sha256") != p.manifest_sha256
+        )
+        with _timed(timings, "parse"):
+            _read_changed_files(packs, stored, stale | relinked)
         with _timed(timings, "plan"):
-            work = plan(packs, stored, others, stale)
-        report = work.report
+            work = plan(packs, stored, others, stale, relinked_packs=relinked)
         if work.embed or work.remove:
             with VectorStore.open(settings) as vectors:
-                reason = vectors.ensure_collection(embedder.id, embedder.dimension)
+                reason = vectors.ensure_collection(embedder.id, embedder.dimension, expect_points=bool(stored))
                 if reason:
-                    report.reindexed = reason
                     graph.write("ingest_forget_embedders")
-                    work.embed = list(work.valid)
+                    with _timed(timings, "parse"):
+                        packs = read_packs(paths)
+                    work = plan(packs, stored, others, set(pack_ids), relinked_packs=relinked)
+                    work.report.reindexed = reason
                 vectors.delete(work.remove)
                 _embed_into(vectors, embedder, work.embed, progress, timings)
-            report.embedded = len(work.embed)
+            work.report.embedded = len(work.embed)
         with _timed(timings, "neo4j_write"):
             _write_graph(graph, work, progress)
             pack_rows = [_pack_row(p, embedder.id) for p in packs]
             changed_packs = [row for row in pack_rows if _differs(row, stored_packs.get(row["id"]))]
             if changed_packs:
                 graph.write("ingest_upsert_packs", packs=changed_packs)
+        with _timed(timings, "neo4j_read"):
+            _count_links(graph, work.report, pack_ids)
     timings["total"] = time.perf_counter() - started
-    report.timings = {k: round(v, 3) for k, v in timings.items()}
-    return report
+    work.report.timings = {k: round(v, 3) for k, v in timings.items()}
+    return work.report
+
+
+def _read_changed_files(packs: list[Pack], stored: dict[str, StoredEntity], reread: set[str] | frozenset[str]) -> None:
+    """Parse only files whose content differs from the stored version; all files of the ``reread`` packs
+    (their pack.yaml changed, which changes how links read, or their vectors need rebuilding)."""
+    known = {(s.pack, s.path): s.sha256 for s in stored.values()}
+    for pack in packs:
+        trusted = pack.manifest.id not in reread
+        read_files(pack, (lambda p, path, sha: known.get((p, path)) == sha) if trusted else None)
+
+
+def _count_links(graph: GraphStore, report: IngestReport, pack_ids: list[str]) -> None:
+    """Links and dangling links of the whole packs as stored, not only of the files parsed this time."""
+    row = graph.read("ingest_pack_links", packs=pack_ids)[0]
+    report.links = row["links"]
+    report.dangling = [DanglingLink(**d) for d in row["dangling"]]
 
 
 def entity_row(entity: Entity) -> dict[str, Any]:
@@ -209,6 +239,7 @@ def _pack_row(pack: Pack, embedder_id: str) -> dict[str, Any]:
         "language": m.language,
         "root": str(pack.root),
         "embedder": embedder_id,
+        "manifest_sha256": pack.manifest_sha256,
     }
 
 

@@ -21,6 +21,8 @@ class StoredEntity:
     pack: str
     path: str
     sha256: str
+    title: str | None = None
+    aliases: list[str] | None = None
 
 
 @dataclass
@@ -43,11 +45,14 @@ def plan(
     others: list[dict[str, Any]],
     stale_packs: set[str],
     mode: Literal["ingest", "check"] = "ingest",
+    relinked_packs: frozenset[str] = frozenset(),
 ) -> Plan:
     """``stored``: this run's packs as the graph holds them; ``others``: entities of other packs;
-    ``stale_packs``: packs whose vectors were made by another embedder."""
+    ``stale_packs``: packs whose vectors were made by another embedder; ``relinked_packs``: packs
+    whose pack.yaml changed, so every entity's links are written again."""
     report = IngestReport(mode=mode)
-    by_id: dict[str, list[Entity]] = defaultdict(list)
+    by_path = {(s.pack, s.path): s for s in stored.values()}
+    by_id: dict[str, list[Entity | StoredEntity]] = defaultdict(list)
     rejected_paths: set[tuple[str, str]] = set()
     for pack in packs:
         pack_report = PackReport(pack=pack.manifest.id, root=str(pack.root), files=len(pack.files))
@@ -56,7 +61,11 @@ def plan(
         for parsed in pack.files:
             for problem in parsed.problems:
                 (report.errors if problem.severity == "error" else report.warnings).append(problem)
-            if parsed.skipped:
+            if parsed.unchanged:
+                known = by_path[(pack.manifest.id, parsed.path)]
+                by_id[known.id].append(known)
+                pack_report.entities += 1
+            elif parsed.skipped:
                 pack_report.skipped.append(parsed.path)
             elif parsed.entity is None:
                 rejected_paths.add((pack.manifest.id, parsed.path))
@@ -66,6 +75,7 @@ def plan(
 
     other_packs = {o["id"]: o for o in others}
     valid: list[Entity] = []
+    unchanged: list[StoredEntity] = []
     kept: set[str] = set()  # ids whose stored version stays because the file is in conflict
     for entity_id, entities in by_id.items():
         owner = other_packs.get(entity_id)
@@ -85,11 +95,14 @@ def plan(
                 )
             kept.add(entity_id)
             continue
-        valid.extend(entities)
+        for one in entities:
+            (valid if isinstance(one, Entity) else unchanged).append(one)  # type: ignore[arg-type]
 
     resolver = Resolver()
     for entity in valid:
         resolver.add(entity.id, entity.title, entity.aliases)
+    for known in unchanged:
+        resolver.add(known.id, known.title, known.aliases or [])
     for other in others:
         resolver.add(other["id"], other.get("title"), other.get("aliases") or [])
     for entity_id in kept:
@@ -105,17 +118,22 @@ def plan(
             for d in dangling
         )
         before = stored.get(entity.id)
-        if before is None or (before.sha256, before.path, before.pack) != (entity.sha256, entity.path, entity.pack):
+        changed = before is None or (before.sha256, before.path, before.pack) != (
+            entity.sha256,
+            entity.path,
+            entity.pack,
+        )
+        if changed or entity.pack in relinked_packs:
             result.write.append(entity)
-            result.embed.append(entity)
             result.links.extend(links)
             (report.added if before is None else report.updated).append(entity.id)
-        else:
+        if changed or entity.pack in stale_packs:
+            result.embed.append(entity)
+        if not (changed or entity.pack in relinked_packs):
             report.unchanged += 1
-            if entity.pack in stale_packs:
-                result.embed.append(entity)
+    report.unchanged += len(unchanged)
 
-    defined = {e.id for e in valid} | kept
+    defined = {e.id for e in valid} | {u.id for u in unchanged} | kept
     for entity_id, before in stored.items():
         if entity_id not in defined and (before.pack, before.path) not in rejected_paths:
             result.remove.append(entity_id)

@@ -12,14 +12,15 @@ from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_ex
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError, StoreUnavailable
-from graphrag.stores.cypher import query
+from graphrag.stores.cypher import CypherFile, query
 
 BATCH_ROWS = 1000
 
 
 def _unreachable(settings: Settings, reason: object) -> StoreUnavailable:
+    detail = " ".join(str(reason).split())  # the driver's messages span lines
     return StoreUnavailable(
-        f"Neo4j at {settings.neo4j_uri} is not reachable ({reason}); "
+        f"Neo4j at {settings.neo4j_uri} is not reachable ({detail}); "
         "start the local server with `graphrag neo4j start`, or set NEO4J_URI"
     )
 
@@ -32,12 +33,13 @@ class GraphStore:
         self._database = database
 
     @classmethod
-    def connect(cls, settings: Settings) -> Self:
+    def connect(cls, settings: Settings, *, retry_seconds: float = 10) -> Self:
+        """``retry_seconds`` bounds how long a query retries a lost connection (the server answers sooner)."""
         driver = GraphDatabase.driver(
             settings.neo4j_uri,
             auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
             connection_timeout=5,
-            max_transaction_retry_time=10,
+            max_transaction_retry_time=retry_seconds,
             notifications_min_severity="OFF",
         )
         try:
@@ -66,8 +68,12 @@ class GraphStore:
             self._driver.execute_query(statement, database_=self._database)
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return self.read_cypher(query(name), **params)
+
+    def read_cypher(self, cypher: CypherFile, **params: Any) -> list[dict[str, Any]]:
+        """A read of a ``cypher/`` file given as text (the server substitutes validated hop-bound literals)."""
         records, _, _ = self._driver.execute_query(
-            query(name).body, params, routing_=RoutingControl.READ, database_=self._database
+            cypher.body, params, routing_=RoutingControl.READ, database_=self._database
         )
         return [record.data() for record in records]
 

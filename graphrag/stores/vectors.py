@@ -75,11 +75,14 @@ class VectorStore:
         self.close()
 
     @_retry_transient
-    def ensure_collection(self, embedder_id: str, dimension: int) -> str | None:
-        """Create the collection for this embedder; if it was made by another, rebuild it and say why."""
+    def ensure_collection(self, embedder_id: str, dimension: int, expect_points: bool = False) -> str | None:
+        """Create the collection for this embedder; if it was made by another (or is missing while the
+        graph says vectors exist), rebuild it and say why."""
         from qdrant_client import models
 
-        reason = None
+        reason = (
+            f"the vector collection was missing at {self.where}: every vector is rebuilt" if expect_points else None
+        )
         if self._client.collection_exists(COLLECTION):
             meta = self._client.get_collection(COLLECTION).config.metadata or {}
             if meta.get("embedder") == embedder_id and meta.get("dimension") == dimension:
@@ -133,3 +136,42 @@ class VectorStore:
                 out[point.payload["id"]] = point.payload
             if offset is None:
                 return out
+
+    # --- reads for the MCP server (added by the server engineer, issue 3) ---
+
+    @_retry_transient
+    def snapshot(self) -> tuple[str | None, list[dict[str, Any]], Vectors]:
+        """Every point at once (embedder id, payloads, vectors): the server mirrors embedded mode in memory."""
+        import numpy as np
+
+        if not self._client.collection_exists(COLLECTION):
+            return None, [], np.zeros((0, 0), dtype=np.float32)
+        embedder = (self._client.get_collection(COLLECTION).config.metadata or {}).get("embedder")
+        payloads: list[dict[str, Any]] = []
+        rows: list[list[float]] = []
+        offset = None
+        while True:
+            points, offset = self._client.scroll(
+                COLLECTION, limit=1000, offset=offset, with_payload=True, with_vectors=True
+            )
+            payloads += [point.payload for point in points]
+            rows += [point.vector for point in points]
+            if offset is None:
+                return embedder, payloads, np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
+
+    @_retry_transient
+    def search(
+        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None
+    ) -> list[tuple[dict[str, Any], float]]:
+        """Nearest points by cosine similarity, keeping only the given packs and kinds (None: all)."""
+        from qdrant_client import models
+
+        must = [
+            models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
+            for key, values in (("pack", packs), ("kind", kinds))
+            if values is not None
+        ]
+        hits = self._client.query_points(
+            COLLECTION, query=vector.tolist(), query_filter=models.Filter(must=must), limit=limit, with_payload=True
+        ).points
+        return [(hit.payload, float(hit.score)) for hit in hits]

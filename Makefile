@@ -1,0 +1,45 @@
+# The two commands of the README, and their building blocks. Every target installs what it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# The tests delete everything in their Neo4j, so they get a server of their own beside the dev one.
+TEST_ENV := GRAPHRAG_HOME=$(CURDIR)/.graphrag/test NEO4J_URI=bolt://127.0.0.1:7688 NEO4J_HTTP_PORT=7475
+PACKS ?= examples/space-missions
+
+.PHONY: install demo serve test lint bench neo4j-start neo4j-stop
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+neo4j-start: install
+	$(BIN)/graphrag neo4j start
+
+neo4j-stop: install
+	$(BIN)/graphrag neo4j stop
+
+## The main job: a local Neo4j, the example pack ingested, and questions answered over MCP (stdio).
+demo: neo4j-start
+	$(BIN)/graphrag ingest $(PACKS); test $$? -le 1
+	$(BIN)/python -m examples.ask
+
+## The MCP server on stdio, for a desktop client (see docs/mcp.md).
+serve: neo4j-start
+	$(BIN)/graphrag serve
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+## Lint, then the whole suite against a Neo4j of its own (started here, stopped afterwards).
+test: lint
+	$(TEST_ENV) $(BIN)/graphrag neo4j start
+	$(TEST_ENV) $(BIN)/pytest; status=$$?; $(TEST_ENV) $(BIN)/graphrag neo4j stop; exit $$status
+
+bench: neo4j-start
+	$(BIN)/python -m bench.ingest --entities 10000

@@ -1,0 +1,76 @@
+"""A synthetic pack of any size: mixed English, Russian and Chinese summaries, typed links.
+
+Deterministic for a seed, so two benchmark runs ingest the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+WORDS = {
+    "en": "graph retrieval vector index query agent memory pack entity relation summary budget latency "
+    "mission rocket engine orbit lunar module crew launch stage fuel design bureau programme".split(),
+    "ru": "граф поиск вектор индекс запрос агент память пакет сущность связь резюме бюджет задержка "
+    "миссия ракета двигатель орбита лунный модуль экипаж пуск ступень топливо проект бюро".split(),
+    "zh": "图 检索 向量 索引 查询 代理 记忆 知识包 实体 关系 摘要 预算 延迟 任务 火箭 发动机 轨道 月球 "
+    "模块 乘员 发射 级 燃料 设计 局 计划".split(),
+}
+KINDS = ["concept", "method", "mission", "person", "tool", "failure-mode"]
+
+
+def relation_names(count: int) -> list[str]:
+    base = ["depends_on", "part_of", "uses", "relates_to", "produces", "precedes", "refines", "supports"]
+    return (base + [f"relation_{i}" for i in range(len(base), count)])[:count]
+
+
+def entity_id(index: int) -> str:
+    return f"BENCH.{index:06d}"
+
+
+def write_synthetic_pack(root: Path, entities: int, degree: int = 3, relation_types: int = 6, seed: int = 42) -> None:
+    """``entities`` files under ``root`` (100 per folder), each with ``degree`` typed links."""
+    rng = random.Random(seed)
+    relations = relation_names(relation_types)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pack.yaml").write_text(f"id: bench-synthetic\ntitle: Synthetic pack of {entities} entities\n")
+    languages = list(WORDS)
+    for index in range(entities):
+        language = languages[index % len(languages)]
+        words = WORDS[language]
+        sep = "" if language == "zh" else " "
+        title = sep.join(rng.choice(words) for _ in range(3)) + f" {index}"
+        summary = sep.join(rng.choice(words) for _ in range(rng.randint(12, 30)))
+        lines = [
+            "---",
+            f"id: {entity_id(index)}",
+            f"kind: {KINDS[index % len(KINDS)]}",
+            f'title: "{title}"',
+            f'summary: "{summary}"',
+            f"language: {language}",
+            "related:",
+        ]
+        targets: dict[str, list[str]] = {}
+        for _ in range(degree):
+            targets.setdefault(rng.choice(relations), []).append(entity_id(rng.randrange(entities)))
+        lines += [f"  {name}: [{', '.join(ids)}]" for name, ids in targets.items()]
+        lines += ["---", "", f"# {title}", "", summary, ""]
+        folder = root / f"part-{index // 100:04d}"
+        folder.mkdir(exist_ok=True)
+        (folder / f"{entity_id(index)}.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("root", type=Path)
+    parser.add_argument("--entities", type=int, default=1000)
+    parser.add_argument("--degree", type=int, default=3)
+    parser.add_argument("--relation-types", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=42)
+    args = parser.parse_args()
+    write_synthetic_pack(args.root, args.entities, args.degree, args.relation_types, args.seed)
+
+
+if __name__ == "__main__":
+    main()
