@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from bench.eval_factory import experiment
 
+from bench.eval_factory import experiment
 from graphrag.evaluation.calibration import calibrate, cohen_kappa
 from graphrag.evaluation.loading import parse_input
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from bench.eval_factory import experiment
 
+from bench.eval_factory import experiment
 from graphrag.evaluation.commands import eval_group
 
 

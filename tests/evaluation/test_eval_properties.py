@@ -7,10 +7,10 @@ import json
 import random
 
 import numpy as np
-from bench.eval_factory import experiment
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.eval_factory import experiment
 from graphrag.evaluation import canonical
 from graphrag.evaluation.bootstrap import paired_bootstrap
 from graphrag.evaluation.calibration import cohen_kappa

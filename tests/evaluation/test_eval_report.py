@@ -8,8 +8,8 @@ import random
 from typing import Any
 
 import pytest
-from bench.eval_factory import Arm, experiment
 
+from bench.eval_factory import Arm, experiment
 from graphrag.evaluation import canonical
 from graphrag.evaluation.contract import EvaluationInput
 from graphrag.evaluation.gates import Estimate, answer_barrier, practical_gain
