@@ -1,0 +1,54 @@
+"""The layers import only downwards: ingest -> stores -> retrieval -> server (and the CLI over all).
+
+Read from the source with ``ast``, so a violation fails before it becomes a habit.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# package -> packages it must never import
+FORBIDDEN = {
+    "graphrag/stores": ("ingest", "graphrag.retrieval", "graphrag.server", "graphrag.memory", "graphrag.evaluation"),
+    "graphrag/embedding": ("ingest", "graphrag.stores", "graphrag.retrieval", "graphrag.server", "graphrag.memory"),
+    "ingest": ("graphrag.retrieval", "graphrag.server", "graphrag.memory", "graphrag.evaluation"),
+    "graphrag/retrieval": ("ingest", "graphrag.server", "graphrag.memory", "graphrag.evaluation"),
+    "graphrag/evaluation": ("graphrag.stores", "graphrag.server", "graphrag.memory", "ingest"),
+}
+
+
+def imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_layer_imports_only_downwards(package: str) -> None:
+    violations = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for name in imports(path)
+        if any(name == banned or name.startswith(banned + ".") for banned in FORBIDDEN[package])
+    ]
+    assert violations == []
+
+
+def test_modules_stay_small() -> None:
+    """One idea per module: a file past 500 lines is a sign two ideas share it."""
+    big = [
+        f"{path.relative_to(ROOT)}: {n} lines"
+        for folder in ("graphrag", "ingest")
+        for path in (ROOT / folder).rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 500
+    ]
+    assert big == []
