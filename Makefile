@@ -11,6 +11,7 @@ PACKS ?= examples/space-missions
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
+	bash scripts/system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'

@@ -12,7 +12,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -89,8 +89,9 @@ def ingest(
             _read_changed_files(packs, stored, stale | relinked)
         with _timed(timings, "plan"):
             work = plan(packs, stored, others, stale, relinked_packs=relinked)
-        if work.embed or work.remove:
-            with VectorStore.open(settings) as vectors:
+        # Qdrant is opened only when vectors change: a no-change run never pays for loading it.
+        with VectorStore.open(settings) if work.embed or work.remove else nullcontext() as vectors:
+            if vectors is not None:
                 reason = vectors.ensure_collection(embedder.id, embedder.dimension, expect_points=bool(stored))
                 if reason:
                     graph.write("ingest_forget_embedders")
@@ -99,10 +100,13 @@ def ingest(
                     work = plan(packs, stored, others, set(pack_ids), relinked_packs=relinked)
                     work.report.reindexed = reason
                 vectors.delete(work.remove)
-                _embed_into(vectors, embedder, work.embed, progress, timings)
-            work.report.embedded = len(work.embed)
+            _write_stores(GraphWriter(graph, work), vectors, embedder, work, progress, timings)
+        work.report.embedded = len(work.embed)
         with _timed(timings, "neo4j_write"):
-            _write_graph(graph, work, progress)
+            if work.remove:
+                graph.write("ingest_remove_entities", ids=work.remove)
+            if work.changes_anything:
+                graph.write("ingest_prune_placeholders")
             pack_rows = [_pack_row(p, embedder.id) for p in packs]
             changed_packs = [row for row in pack_rows if _differs(row, stored_packs.get(row["id"]))]
             if changed_packs:
@@ -173,61 +177,80 @@ def vector_payload(entity: Entity) -> dict[str, Any]:
     }
 
 
-def _write_graph(graph: GraphStore, work: Plan, progress: Progress) -> None:
-    links_by_entity: dict[str, list[dict[str, Any]]] = {}
-    for link in work.links:
-        links_by_entity.setdefault(link.declared_by, []).append(link_row(link))
-    total = len(work.write)
-    for done, batch in _batches(work.write, WRITE_BATCH):
+class GraphWriter:
+    """Writes entities in batches; each batch (nodes, their old links deleted, their new links) is one
+    transaction, so a node's stored hash always means its links are in place."""
+
+    def __init__(self, graph: GraphStore, work: Plan) -> None:
+        self._graph = graph
+        self._links: dict[str, list[dict[str, Any]]] = {}
+        for link in work.links:
+            self._links.setdefault(link.declared_by, []).append(link_row(link))
+
+    def write(self, batch: Sequence[Entity]) -> None:
+        if not batch:
+            return
         ids = [e.id for e in batch]
-        graph.write_together(
+        self._graph.write_together(
             [
                 ("ingest_upsert_entities", {"rows": [entity_row(e) for e in batch]}),
                 ("ingest_delete_declared_links", {"ids": ids}),
-                ("ingest_write_links", {"rows": [row for i in ids for row in links_by_entity.get(i, [])]}),
+                ("ingest_write_links", {"rows": [row for i in ids for row in self._links.get(i, [])]}),
             ]
         )
-        progress("graph", done, total)
-    if work.remove:
-        graph.write("ingest_remove_entities", ids=work.remove)
-    if work.changes_anything:
-        graph.write("ingest_prune_placeholders")
 
 
-def _embed_into(
-    vectors: VectorStore, embedder: Embedder, entities: list[Entity], progress: Progress, timings: dict[str, float]
+def _write_stores(
+    graph: GraphWriter,
+    vectors: VectorStore | None,
+    embedder: Embedder,
+    work: Plan,
+    progress: Progress,
+    timings: dict[str, float],
 ) -> None:
-    """Embed on this thread while another writes finished batches to Qdrant (its time is mostly I/O)."""
-    pending: queue.Queue[tuple[list[dict[str, Any]], Any] | None] = queue.Queue(maxsize=4)
+    """Embed on this thread while a writer thread stores each finished batch: its vectors first, then
+    its graph rows. Both stores mostly wait on I/O, so they overlap the embedding instead of following it.
+    Entities written without a new vector (their pack.yaml changed) go last."""
+    to_write = {e.id for e in work.write}
+    pending: queue.Queue[tuple[list[Entity], Any] | None] = queue.Queue(maxsize=4)
     failures: list[BaseException] = []
-    timings.setdefault("qdrant", 0.0)
 
     def writer() -> None:
         while (item := pending.get()) is not None:
             if failures:
                 continue
+            batch, matrix = item
             try:
-                with _timed(timings, "qdrant"):
-                    vectors.upsert(*item)
+                if vectors is not None:
+                    with _timed(timings, "qdrant"):
+                        vectors.upsert([vector_payload(e) for e in batch], matrix)
+                with _timed(timings, "neo4j_write"):
+                    graph.write([e for e in batch if e.id in to_write])
             except BaseException as exc:  # handed to the main thread below
                 failures.append(exc)
 
-    thread = threading.Thread(target=writer, name="qdrant-writer", daemon=True)
+    thread = threading.Thread(target=writer, name="store-writer", daemon=True)
     thread.start()
     try:
-        total = len(entities)
-        for done, batch in _batches(entities, EMBED_BATCH):
+        total = len(work.embed)
+        for done, batch in _batches(work.embed, EMBED_BATCH):
             if failures:
                 break
             with _timed(timings, "embed"):
                 matrix = embedder.embed([e.embedding_text for e in batch])
-            pending.put(([vector_payload(e) for e in batch], matrix))
+            pending.put((batch, matrix))
             progress("embed", done, total)
     finally:
         pending.put(None)
         thread.join()
     if failures:
         raise failures[0]
+    embedded = {e.id for e in work.embed}
+    rest = [e for e in work.write if e.id not in embedded]
+    with _timed(timings, "neo4j_write"):
+        for done, batch in _batches(rest, WRITE_BATCH):
+            graph.write(batch)
+            progress("graph", done, len(rest))
 
 
 def _pack_row(pack: Pack, embedder_id: str) -> dict[str, Any]:

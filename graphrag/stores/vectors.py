@@ -7,6 +7,7 @@ metadata, so vectors of two models are never mixed.
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 from collections.abc import Sequence
 from types import TracebackType
@@ -63,7 +64,22 @@ class VectorStore:
                 f"embedded Qdrant at {path} is in use by another process (a running `graphrag serve` or "
                 "`graphrag watch`?): stop it, or run a Qdrant server and set QDRANT_URL"
             ) from exc
-        return cls(client, str(path))
+        store = cls(client, str(path))
+        store._tune_local_storage()
+        return store
+
+    def _tune_local_storage(self) -> None:
+        """Embedded mode commits one SQLite transaction per point, each with an fsync (about 2 ms: 20 s
+        for 10,000 points). Write-ahead logging with ``synchronous=NORMAL`` keeps every commit safe
+        against a crash of this process and makes the same upsert about 5x faster; a power cut can lose
+        the last commits, which the next ingest cannot see. Reaches into the client's storage objects,
+        so it does nothing (only slower) if a qdrant-client release changes them."""
+        collections = getattr(getattr(self._client, "_client", None), "collections", None)
+        for collection in (collections or {}).values():
+            connection = getattr(getattr(collection, "storage", None), "storage", None)
+            if isinstance(connection, sqlite3.Connection):
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=NORMAL")
 
     def close(self) -> None:
         self._client.close()
@@ -97,6 +113,7 @@ class VectorStore:
             vectors_config=models.VectorParams(size=dimension, distance=models.Distance.COSINE),
             metadata={"embedder": embedder_id, "dimension": dimension},
         )
+        self._tune_local_storage()
         for field in ("pack", "kind", "id"):
             if self.where.startswith("http"):  # payload indexes are a no-op (with a warning) in local mode
                 self._client.create_payload_index(COLLECTION, field, models.PayloadSchemaType.KEYWORD)

@@ -1,0 +1,14 @@
+# The service image: `graphrag` with its embedded model (no download at run time).
+FROM python:3.11-slim
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY graphrag ./graphrag
+COPY ingest ./ingest
+COPY cypher ./cypher
+COPY examples ./examples
+RUN pip install --no-cache-dir .
+ENV GRAPHRAG_HOME=/data
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=5s --retries=12 \
+  CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=4)"
+CMD ["graphrag", "serve", "--transport", "http", "--host", "0.0.0.0", "--port", "8000"]

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what the project needs from the system on a fresh Debian/Ubuntu machine, and only what
+# is missing: Java 17+ and Maven (for the local Neo4j server), and Python 3.11+ with venv.
+set -euo pipefail
+
+need=()
+java_major() { java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n 1; }
+if ! command -v java >/dev/null || [ "$(java_major)" -lt 17 ]; then need+=(openjdk-17-jre-headless); fi
+command -v mvn >/dev/null || need+=(maven)
+python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || need+=(python3 python3-venv)
+((${#need[@]})) || exit 0
+
+echo "installing system packages: ${need[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${need[@]}"
