@@ -127,11 +127,16 @@ def watch_command(packs: tuple[Path, ...]) -> None:
             click.echo(f"error: {exc}", err=True)
 
     once()
-    click.echo(f"watching {', '.join(map(str, packs))} (Ctrl-C stops)", err=True)
+    announced = False
     try:
-        for changes in watch(*packs, watch_filter=_relevant):
-            click.echo(f"{len(changes)} file(s) changed", err=True)
-            once()
+        # yield_on_timeout: the first (empty) yield says the watcher is running, so saves are not missed
+        for changes in watch(*packs, watch_filter=_relevant, yield_on_timeout=True, rust_timeout=1000):
+            if not announced:
+                click.echo(f"watching {', '.join(map(str, packs))} (Ctrl-C stops)", err=True)
+                announced = True
+            if changes:
+                click.echo(f"{len(changes)} file(s) changed", err=True)
+                once()
     except KeyboardInterrupt:
         pass
 
