@@ -110,3 +110,24 @@ def test_deleted_vector_collection_is_rebuilt(run_ingest, pack_copy: Path, setti
 
     assert report.reindexed is not None and "missing" in report.reindexed
     assert report.embedded == 32
+
+
+def test_links_resolve_by_title_or_alias_and_across_packs(run_ingest, tmp_path: Path, graph: GraphStore) -> None:
+    from tests.conftest import EXAMPLES
+
+    run_ingest(EXAMPLES / "space-missions")
+    write(
+        tmp_path / "notes" / "essay.md",
+        "---\nid: NOTE.1\nrelated:\n  mentions: [Saturn 5, королёв, SM.BODY.MOON, free text here, NOTE.UNKNOWN]\n---\n",
+    )
+
+    report = run_ingest(tmp_path / "notes")
+
+    assert [p.message for p in report.warnings] == [
+        "target 'free text here' is neither an id nor a known title; link skipped"
+    ]
+    records, _, _ = graph._driver.execute_query(
+        "MATCH (:Entity {id: 'NOTE.1'})-[:MENTIONS]->(t) RETURN t.id AS id ORDER BY id"
+    )
+    assert [r["id"] for r in records] == ["NOTE.UNKNOWN", "SM.BODY.MOON", "SM.PERSON.KOROLEV", "SM.VEHICLE.SATURNV"]
+    assert [d.target for d in report.dangling] == ["NOTE.UNKNOWN"]
