@@ -1,5 +1,6 @@
 // Creates or updates packs, recording the embedding model of their vectors.
-// Parameters: $packs (list of {id, title, description, language, root, embedder, manifest_sha256}).
+// Parameters: $packs (list of {id, title, description, language, root, embedder, manifest_sha256,
+//   relation_types: relationship types its links use, relations: its declared vocabulary as JSON {name: inverse}}).
 UNWIND $packs AS pack
 MERGE (p:Pack {id: pack.id})
 SET p.title = pack.title,
@@ -7,4 +8,6 @@ SET p.title = pack.title,
     p.language = pack.language,
     p.root = pack.root,
     p.embedder = pack.embedder,
-    p.manifest_sha256 = pack.manifest_sha256
+    p.manifest_sha256 = pack.manifest_sha256,
+    p.relation_types = pack.relation_types,
+    p.relations = pack.relations

@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     qdrant_api_key: SecretStr | None = None
     graphrag_embedder: str = DEFAULT_EMBEDDER
     graphrag_response_budget_bytes: int = Field(default=32_000, ge=2_000)
+    graphrag_tokens_file: Path | None = Field(
+        default=None, description="Projects and bearer tokens for HTTP access (docs/memory.md)."
+    )
 
     @property
     def neo4j_home(self) -> Path:

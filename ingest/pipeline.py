@@ -8,6 +8,7 @@ Pack metadata, which records the embedder, is written last.
 
 from __future__ import annotations
 
+import json
 import queue
 import threading
 import time
@@ -107,12 +108,13 @@ def ingest(
                 graph.write("ingest_remove_entities", ids=work.remove)
             if work.changes_anything:
                 graph.write("ingest_prune_placeholders")
-            pack_rows = [_pack_row(p, embedder.id) for p in packs]
+        with _timed(timings, "neo4j_read"):
+            relation_types = _count_links(graph, work.report, pack_ids)
+        with _timed(timings, "neo4j_write"):
+            pack_rows = [_pack_row(p, embedder.id, relation_types.get(p.manifest.id, [])) for p in packs]
             changed_packs = [row for row in pack_rows if _differs(row, stored_packs.get(row["id"]))]
             if changed_packs:
                 graph.write("ingest_upsert_packs", packs=changed_packs)
-        with _timed(timings, "neo4j_read"):
-            _count_links(graph, work.report, pack_ids)
     timings["total"] = time.perf_counter() - started
     work.report.timings = {k: round(v, 3) for k, v in timings.items()}
     return work.report
@@ -127,11 +129,13 @@ def _read_changed_files(packs: list[Pack], stored: dict[str, StoredEntity], rere
         read_files(pack, (lambda p, path, sha: known.get((p, path)) == sha) if trusted else None)
 
 
-def _count_links(graph: GraphStore, report: IngestReport, pack_ids: list[str]) -> None:
-    """Links and dangling links of the whole packs as stored, not only of the files parsed this time."""
+def _count_links(graph: GraphStore, report: IngestReport, pack_ids: list[str]) -> dict[str, list[str]]:
+    """Links and dangling links of the whole packs as stored, not only of the files parsed this time;
+    returns the relationship types each pack uses (stored on the Pack: the graph's relation vocabulary)."""
     row = graph.read("ingest_pack_links", packs=pack_ids)[0]
     report.links = row["links"]
     report.dangling = [DanglingLink(**d) for d in row["dangling"]]
+    return {t["pack"]: sorted(t["types"]) for t in row["types"]}
 
 
 def entity_row(entity: Entity) -> dict[str, Any]:
@@ -253,8 +257,9 @@ def _write_stores(
             progress("graph", done, len(rest))
 
 
-def _pack_row(pack: Pack, embedder_id: str) -> dict[str, Any]:
+def _pack_row(pack: Pack, embedder_id: str, relation_types: list[str]) -> dict[str, Any]:
     m = pack.manifest
+    declared = {name: spec.inverse for name, spec in sorted(m.relations.items())}
     return {
         "id": m.id,
         "title": m.title or m.id,
@@ -263,6 +268,8 @@ def _pack_row(pack: Pack, embedder_id: str) -> dict[str, Any]:
         "root": str(pack.root),
         "embedder": embedder_id,
         "manifest_sha256": pack.manifest_sha256,
+        "relation_types": relation_types,
+        "relations": json.dumps(declared, sort_keys=True),
     }
 
 

@@ -38,7 +38,7 @@ def driver():  # type: ignore[no-untyped-def]
 def test_status_reports_running() -> None:
     code, out, _ = run("status")
     assert code == 0, out
-    assert "is running" in out and "bolt://127.0.0.1:7687" in out
+    assert "is running" in out and f"bolt://127.0.0.1:{probe.bolt_port(Settings().neo4j_uri)}" in out
 
 
 def test_status_json_parses() -> None:
@@ -114,7 +114,7 @@ def test_start_on_another_home_reports_taken_port(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("GRAPHRAG_HOME", str(tmp_path))
     code, out, err = run("start")
     assert code == 2
-    assert "7687 is already in use" in err and "Traceback" not in err + out
+    assert f"{probe.bolt_port(Settings().neo4j_uri)} is already in use" in err and "Traceback" not in err + out
     assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "neo4j" / "lib").exists()  # failed before fetching 140 MB
 

@@ -11,6 +11,8 @@ from fastmcp import Context
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
+from graphrag.retrieval.vectors import VectorIndex
+from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.stores.graph import GraphStore
 
 
@@ -19,6 +21,8 @@ class Services:
     settings: Settings
     graph: GraphStore
     embedder: Embedder
+    vectors: VectorIndex
+    relations: RelationVocabulary
 
 
 def services(ctx: Context) -> Services:

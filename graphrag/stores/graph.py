@@ -63,8 +63,9 @@ class GraphStore:
     def __exit__(self, *exc: object | TracebackType) -> None:
         self.close()
 
-    def ensure_schema(self) -> None:
-        for statement in query("schema").statements:
+    def ensure_schema(self, name: str = "schema") -> None:
+        """Run a multi-statement schema file (idempotent ``CREATE ... IF NOT EXISTS`` statements)."""
+        for statement in query(name).statements:
             self._driver.execute_query(statement, database_=self._database)
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:

@@ -1,0 +1,119 @@
+"""p50/p95 of the memory ``search`` tool through the in-process MCP client over N records.
+
+    .venv/bin/python -m bench.memory_search --records 10000
+
+Uses NEO4J_URI (start a server with ``graphrag neo4j start``); writes a throw-away workspace of the local
+project, runs the archivist over it once, measures, and deletes the workspace again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastmcp import Client, FastMCP
+from fastmcp.server.lifespan import lifespan
+
+from graphrag.config import Settings
+from graphrag.embedding import load_embedder
+from graphrag.memory.access import LOCAL_PROJECT
+from graphrag.memory.archivist import Archivist
+from graphrag.memory.records import NewRecord, save
+from graphrag.memory.schema import ensure_memory_schema
+from graphrag.memory.tools import register_memory_tools
+from graphrag.retrieval.vectors import MirrorIndex
+from graphrag.retrieval.vocabulary import RelationVocabulary
+from graphrag.server.context import Services
+from graphrag.stores.graph import GraphStore
+
+WORDS = (
+    "deploy staging prod backup database cache token rotate nightly release window pipeline systemd unit "
+    "кластер выкатывается бэкап база ночью ключи ротация релиз окно пайплайн сервис юнит "
+    "部署 测试 环境 数据库 备份 缓存 发布 窗口"
+).split()
+QUERIES = {
+    "two words": lambda rng: " ".join(rng.sample(WORDS, 2)),
+    "four words": lambda rng: " ".join(rng.sample(WORDS, 4)),
+    "latest (empty)": lambda rng: "",
+    "no match (expansion)": lambda rng: f"zzz{rng.randrange(10**6)} qqq",
+}
+
+
+def seed(graph: GraphStore, workspace: str, count: int, rng: random.Random) -> None:
+    for n in range(count):
+        content = " ".join(rng.choices(WORDS, k=rng.randint(6, 18)))
+        fact_key = f"fact-{n % (count // 10 or 1)}" if n % 3 == 0 else None
+        new = NewRecord(content=content, scope=rng.choice(["shared", "private"]), source="bench", fact_key=fact_key)
+        save(graph, LOCAL_PROJECT, True, workspace, new)
+
+
+def server(settings: Settings, graph: GraphStore) -> FastMCP:
+    embedder = load_embedder(settings.graphrag_embedder)
+
+    @lifespan
+    async def services(app: FastMCP) -> AsyncIterator[dict[str, Any]]:
+        vectors = MirrorIndex(settings, graph, embedder.id)
+        try:
+            yield {"services": Services(settings, graph, embedder, vectors, RelationVocabulary(graph))}
+        finally:
+            vectors.close()
+
+    mcp = FastMCP("memory-bench", lifespan=services)
+    register_memory_tools(mcp)
+    return mcp
+
+
+async def measure(mcp: FastMCP, workspace: str, rounds: int, rng: random.Random) -> dict[str, list[float]]:
+    timings: dict[str, list[float]] = {name: [] for name in QUERIES}
+    async with Client(mcp) as client:
+        await client.call_tool("search", {"query": "warm up", "workspace": workspace})
+        for _ in range(rounds):
+            for name, make in QUERIES.items():
+                started = time.perf_counter()
+                await client.call_tool("search", {"query": make(rng), "workspace": workspace, "limit": 10})
+                timings[name].append((time.perf_counter() - started) * 1000)
+    return timings
+
+
+def report(timings: dict[str, list[float]]) -> None:
+    def line(name: str, values: list[float]) -> str:
+        cuts = statistics.quantiles(values, n=20)
+        return f"{name:<22} n={len(values):<5} p50={statistics.median(values):7.1f} ms  p95={cuts[18]:7.1f} ms"
+
+    for name, values in timings.items():
+        print(line(name, values))
+    print(line("all", [v for values in timings.values() for v in values]))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--records", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=100, help="Queries of each kind.")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    settings = Settings()
+    rng = random.Random(args.seed)
+    workspace = f"bench-{uuid.uuid4().hex[:8]}"
+    with GraphStore.connect(settings) as graph:
+        ensure_memory_schema(graph)
+        try:
+            started = time.perf_counter()
+            seed(graph, workspace, args.records, rng)
+            print(f"saved {args.records} records in {time.perf_counter() - started:.1f} s")
+            mcp = server(settings, graph)
+            started = time.perf_counter()
+            run = Archivist(graph, load_embedder(settings.graphrag_embedder)).run(LOCAL_PROJECT, workspace)
+            print(f"archivist: {run.model_dump()} in {time.perf_counter() - started:.1f} s")
+            report(asyncio.run(measure(mcp, workspace, args.rounds, rng)))
+        finally:
+            graph.write("memory_delete_workspace", project=LOCAL_PROJECT, workspace=workspace)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,15 @@
+// One entity for pack_get: its properties (the body left out), a window of its body, and its typed links
+// both ways (`outgoing` says which), each with a preview of the entity at the other end.
+// Parameters: $id (entity id), $offset, $length (the body window, in code points),
+// $preview (most characters of the other end's summary).
+MATCH (e:Entity {id: $id})
+CALL (e) {
+  OPTIONAL MATCH (e)-[r]-(o:Entity)
+  WITH r, o, startNode(r) = e AS outgoing
+  ORDER BY outgoing DESC, type(r), o.id
+  RETURN [l IN collect({outgoing: outgoing, relation: type(r), id: o.id, kind: o.kind, title: o.title,
+                        summary: left(o.summary, $preview), missing: o:Missing, weight: r.weight, note: r.note,
+                        declared_in: r.declared_in}) WHERE l.id IS NOT NULL] AS links
+}
+RETURN e {.*, body: null} AS properties, e:Missing AS missing, size(coalesce(e.body, '')) AS body_length,
+       substring(coalesce(e.body, ''), $offset, $length) AS body, links

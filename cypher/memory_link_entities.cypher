@@ -1,0 +1,16 @@
+// Links memory records to the pack entity their source_id names: an entity with that id, else the
+// entities with that pack-relative path. Old links of those records are replaced.
+// Parameters: $project (project id), $workspace (workspace name), $ids (record ids, or null for the whole workspace).
+MATCH (r:MemoryRecord {project: $project, workspace: $workspace})
+WHERE $ids IS NULL OR r.id IN $ids
+OPTIONAL MATCH (r)-[old:ABOUT]->(:Entity)
+DELETE old
+WITH DISTINCT r
+WHERE r.source_id IS NOT NULL
+CALL (r) {
+  OPTIONAL MATCH (by_id:Entity {id: r.source_id})
+  OPTIONAL MATCH (by_path:Entity {path: r.source_id})
+  WITH collect(DISTINCT by_id) AS by_id, collect(DISTINCT by_path) AS by_path
+  UNWIND CASE WHEN size(by_id) > 0 THEN by_id ELSE by_path END AS e
+  MERGE (r)-[:ABOUT]->(e)
+}

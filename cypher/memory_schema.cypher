@@ -1,0 +1,13 @@
+// Creates the constraints and indexes of the agents' memory (idempotent; run before the memory tools serve).
+// Workspaces are unique per project; records are found by workspace, by fact key and by source.
+// Parameters: none.
+CREATE CONSTRAINT memory_project_id IF NOT EXISTS FOR (p:Project) REQUIRE p.id IS UNIQUE;
+CREATE CONSTRAINT memory_workspace_key IF NOT EXISTS FOR (w:Workspace) REQUIRE (w.project, w.name) IS UNIQUE;
+CREATE CONSTRAINT memory_record_id IF NOT EXISTS FOR (r:MemoryRecord) REQUIRE r.id IS UNIQUE;
+CREATE INDEX memory_workspace_name IF NOT EXISTS FOR (w:Workspace) ON (w.name);
+CREATE INDEX memory_record_workspace IF NOT EXISTS FOR (r:MemoryRecord) ON (r.project, r.workspace);
+CREATE INDEX memory_record_fact IF NOT EXISTS FOR (r:MemoryRecord) ON (r.project, r.workspace, r.fact_key);
+CREATE INDEX memory_record_source IF NOT EXISTS FOR (r:MemoryRecord) ON (r.project, r.workspace, r.source_id);
+CREATE INDEX memory_entity_path IF NOT EXISTS FOR (e:Entity) ON (e.path);
+CREATE VECTOR INDEX memory_record_embedding IF NOT EXISTS FOR (r:MemoryRecord) ON (r.embedding)
+  OPTIONS {indexConfig: {`vector.similarity_function`: 'cosine'}};

@@ -1,0 +1,1 @@
+"""Agents' working memory beside the packs: records, their provenance, statuses and the archivist's links."""

@@ -1,0 +1,60 @@
+"""Query expansion for a search that found nothing or was too abstract, offline by default.
+
+Terms come from the project itself: titles and aliases of pack entities that share words with the query
+(full-text index ``entity_text``), and the fact keys of the workspace records nearest to the query in
+meaning (memory vector index). A language model may add synonyms, but only when the operator plugs one in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from graphrag.embedding import Embedder
+from graphrag.memory.text import key_text, query_words
+from graphrag.stores.graph import GraphStore
+
+ENTITY_LIMIT = 5
+NEAREST_K = 50
+NEAREST_MIN_COSINE = 0.4  # the archivist's relates_to threshold: "about the same thing"
+MAX_EXTRA_WORDS = 16
+
+
+class QueryExpander(Protocol):
+    """An optional language model: given the query and the offline terms, it proposes more terms."""
+
+    def expand(self, query: str, project_terms: Sequence[str]) -> list[str]: ...
+
+
+def expansion_words(
+    graph: GraphStore,
+    embedder: Embedder,
+    project: str,
+    workspace: str,
+    query: str,
+    words: Sequence[str],
+    expander: QueryExpander | None = None,
+) -> list[str]:
+    """New query words (none of ``words``), project terms first, at most ``MAX_EXTRA_WORDS``."""
+    terms: list[str] = []
+    if words:  # query words are \w+ runs, lower-cased: nothing in them is Lucene syntax
+        for row in graph.read("memory_entity_terms", lucene=" OR ".join(words), limit=ENTITY_LIMIT):
+            terms.extend([row["title"], *row["aliases"]])
+    vector = embedder.embed([query])[0]
+    nearest = graph.read(
+        "memory_nearest_facts",
+        project=project,
+        workspace=workspace,
+        vector=vector.tolist(),
+        k=NEAREST_K,
+        min_score=(1 + NEAREST_MIN_COSINE) / 2,  # Neo4j reports cosine as (1 + cos) / 2
+    )
+    terms.extend(key_text(row["fact_key"]) for row in nearest)
+    if expander is not None:
+        terms.extend(expander.expand(query, list(terms)))
+    extra: dict[str, None] = {}
+    for term in terms:
+        for word in query_words(term):
+            if word not in words:
+                extra.setdefault(word, None)
+    return list(extra)[:MAX_EXTRA_WORDS]

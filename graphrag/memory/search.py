@@ -1,0 +1,61 @@
+"""``search``: word matching, one offline expansion when nothing matched or the query was abstract."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graphrag.embedding import Embedder
+from graphrag.memory.expansion import QueryExpander, expansion_words
+from graphrag.memory.model import MemoryRecord
+from graphrag.memory.records import Selection, select
+from graphrag.memory.text import query_words
+from graphrag.stores.graph import GraphStore
+
+MIN_LIMIT, MAX_LIMIT = 1, 50
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    workspace: str = "default"
+    scope: str | None = None
+    limit: int = 10
+    current_source_hash: str | None = None
+    exclude_stale: bool = False
+
+
+def clamp_limit(limit: int) -> int:
+    return min(MAX_LIMIT, max(MIN_LIMIT, limit))
+
+
+def search(
+    graph: GraphStore,
+    embedder: Embedder,
+    project: str,
+    request: SearchRequest,
+    expander: QueryExpander | None = None,
+) -> list[MemoryRecord]:
+    """An empty query lists the latest records. When the words match nothing, or the query is "abstract"
+    (stop words only), the search runs once more with the expansion's words added, and this time the
+    fact key counts as text too."""
+
+    def run(words: list[str], with_fact_key: bool) -> list[MemoryRecord]:
+        selection = Selection(
+            scope=request.scope,
+            words=words,
+            with_fact_key=with_fact_key,
+            current_source_hash=request.current_source_hash,
+            exclude_stale=request.exclude_stale,
+            limit=clamp_limit(request.limit),
+        )
+        return [found.record for found in select(graph, project, request.workspace, selection)]
+
+    if not request.query.strip():
+        return run([], with_fact_key=False)
+    words = query_words(request.query)
+    hits = run(words, with_fact_key=False) if words else []
+    if hits:
+        return hits
+    extra = expansion_words(graph, embedder, project, request.workspace, request.query, words, expander)
+    expanded = [*words, *extra]
+    return run(expanded, with_fact_key=True) if expanded else []

@@ -1,0 +1,167 @@
+"""The memory tools: ``search`` (the contract in memory-search.md), ``save_memory``, ``validate_memory``
+and ``run_archivist``. The server factory calls ``register_memory_tools(mcp)``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastmcp import Context, FastMCP
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from graphrag.errors import InvalidArgument, NotFound
+from graphrag.memory.access import current_caller, require_active_project, require_workspace
+from graphrag.memory.archivist import Archivist
+from graphrag.memory.expansion import QueryExpander
+from graphrag.memory.fitting import fit_records
+from graphrag.memory.model import ArchivistRun, MemoryRecord, SearchResponse, StatusCounts, ValidatedRecord, Validation
+from graphrag.memory.records import NewRecord, Selection, existing_ids, save, select
+from graphrag.memory.search import SearchRequest
+from graphrag.memory.search import search as run_search
+from graphrag.server.context import services
+from graphrag.server.errors import tool_errors
+
+MAX_CONTENT_CHARS = 20_000
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+
+def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -> None:
+    """Add the memory tools; ``expander`` is the optional language model for query expansion."""
+
+    @mcp.tool(annotations=READ_ONLY)
+    def search(
+        query: Annotated[str, Field(description="Query text; empty lists the latest records.")],
+        ctx: Context,
+        workspace: Annotated[str, Field(description="Workspace; it must exist (something was saved).")] = "default",
+        scope: Annotated[str | None, Field(description="Only records with this label, e.g. shared.")] = None,
+        limit: Annotated[int, Field(description="How many records; clamped to 1..50.")] = 10,
+        current_source_hash: Annotated[
+            str | None, Field(description="Current source hash: records with another source_hash are stale.")
+        ] = None,
+        exclude_stale: Annotated[bool, Field(description="Leave out records whose status is stale.")] = False,
+    ) -> SearchResponse:
+        """Memory records matching the query, with provenance, status and graph relations. Reads only."""
+        with tool_errors():
+            found = services(ctx)
+            caller = current_caller()
+            require_workspace(found.graph, caller, workspace)
+            request = SearchRequest(query, workspace, scope, limit, current_source_hash, exclude_stale)
+            response = SearchResponse(result=run_search(found.graph, found.embedder, caller.project, request, expander))
+            return fit_records(response, response.result, found.settings.graphrag_response_budget_bytes, "search")
+
+    @mcp.tool(annotations=WRITES)
+    def save_memory(
+        content: Annotated[str, Field(description="The fact, in any language.")],
+        ctx: Context,
+        workspace: Annotated[str, Field(description="Workspace; created (activated) by the first save.")] = "default",
+        scope: Annotated[str, Field(description="A label such as shared or private (not access).")] = "shared",
+        source: Annotated[str, Field(description="Who saves it: owner, agent, telegram, ...")] = "agent",
+        source_id: Annotated[str | None, Field(description="Where it comes from, e.g. docs/deploy.md.")] = None,
+        source_hash: Annotated[str | None, Field(description="Hash of the source, e.g. sha256:9f2c4e1a.")] = None,
+        source_revision: Annotated[str | None, Field(description="Revision of the source, e.g. a commit.")] = None,
+        fact_key: Annotated[str | None, Field(description="Topic key; a newer record with it supersedes.")] = None,
+        confidence: Annotated[float, Field(description="0.0-1.0.")] = 0.5,
+        derived_from: Annotated[list[str] | None, Field(description="IDs of records this one summarises.")] = None,
+    ) -> MemoryRecord:
+        """Save a record, let the archivist link it, and return it as search would."""
+        with tool_errors():
+            found = services(ctx)
+            caller = current_caller()
+            require_active_project(caller)
+            new = NewRecord(
+                content=content,
+                scope=scope,
+                source=source,
+                source_id=source_id or None,
+                source_hash=source_hash or None,
+                source_revision=source_revision or None,
+                fact_key=fact_key or None,
+                confidence=confidence,
+                derived_from=tuple(dict.fromkeys(derived_from or [])),
+            )
+            _check_new(new, workspace)
+            missing = set(new.derived_from) - existing_ids(found.graph, caller.project, workspace, new.derived_from)
+            if missing:
+                raise NotFound(f"derived_from names records not in workspace '{workspace}': {sorted(missing)}")
+            record_id = save(found.graph, caller.project, caller.project_active, workspace, new)
+            Archivist(found.graph, found.embedder).after_save(caller.project, workspace, record_id)
+            record = select(found.graph, caller.project, workspace, Selection(ids=[record_id]))[0].record
+            return fit_records(record, [record], found.settings.graphrag_response_budget_bytes, "the saved record")
+
+    @mcp.tool(annotations=WRITES)
+    def validate_memory(
+        source_id: Annotated[str, Field(description="The source whose records are checked.")],
+        ctx: Context,
+        current_source_hash: Annotated[
+            str | None, Field(description="The source's hash now; differing records are marked stale.")
+        ] = None,
+        workspace: Annotated[str, Field(description="Workspace of the records.")] = "default",
+    ) -> Validation:
+        """Check every record of one source: with a current hash, mark drifted records stale (and clear
+        the mark of records that match again); report each record's status."""
+        with tool_errors():
+            found = services(ctx)
+            caller = current_caller()
+            require_workspace(found.graph, caller, workspace)
+            if current_source_hash:
+                found.graph.write(
+                    "memory_stale_source",
+                    project=caller.project,
+                    workspace=workspace,
+                    source_id=source_id,
+                    current_source_hash=current_source_hash,
+                )
+            selected = select(found.graph, caller.project, workspace, Selection(source_id=source_id))
+            if not selected:
+                raise NotFound(f"no records of source '{source_id}' in workspace '{workspace}'")
+            records = [
+                ValidatedRecord(
+                    id=f.record.id,
+                    fact_key=f.record.fact_key,
+                    source_hash=f.record.source_hash,
+                    source_revision=f.record.source_revision,
+                    status=f.record.status,
+                    stale_reason=f.stale_mark,
+                )
+                for f in selected
+            ]
+            counts = StatusCounts()
+            for record in records:
+                setattr(counts, record.status, getattr(counts, record.status) + 1)
+            return Validation(
+                workspace=workspace,
+                source_id=source_id,
+                current_source_hash=current_source_hash or None,
+                checked=len(records),
+                counts=counts,
+                records=records,
+            )
+
+    @mcp.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False))
+    def run_archivist(
+        ctx: Context,
+        workspace: Annotated[str, Field(description="Workspace whose links and marks are rebuilt.")] = "default",
+    ) -> ArchivistRun:
+        """Rebuild the archivist's links (supersedes, relates_to, fixes_issue) and stale marks of a workspace."""
+        with tool_errors():
+            found = services(ctx)
+            caller = current_caller()
+            require_workspace(found.graph, caller, workspace)
+            return Archivist(found.graph, found.embedder).run(caller.project, workspace)
+
+
+def _check_new(new: NewRecord, workspace: str) -> None:
+    problems = []
+    if not new.content.strip():
+        problems.append("content is empty")
+    if len(new.content) > MAX_CONTENT_CHARS:
+        problems.append(f"content has {len(new.content)} characters, at most {MAX_CONTENT_CHARS}")
+    if not workspace.strip():
+        problems.append("workspace is empty")
+    if not new.scope.strip() or not new.source.strip():
+        problems.append("scope and source must not be empty")
+    if not 0.0 <= new.confidence <= 1.0:
+        problems.append(f"confidence {new.confidence} is outside 0.0-1.0")
+    if problems:
+        raise InvalidArgument("; ".join(problems))

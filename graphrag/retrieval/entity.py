@@ -1,0 +1,72 @@
+"""``pack_get``: one entity with its links, and any window of its body (for paged reading).
+
+The revision is a hash of the whole representation except the body text: the stored properties
+(which include the file's content hash, so any body edit changes it) and every link with the
+preview of its other end. Each page reads it afresh, so a page never mixes two versions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from graphrag.retrieval.models import EntityPage, LinkPreview
+from graphrag.retrieval.suggest import Suggestions
+from graphrag.retrieval.vocabulary import relation_name
+from graphrag.stores.graph import GraphStore
+
+PREVIEW_CHARS = 2000  # the budget caps previews at 2,000 UTF-16 units; never fetch more
+_TOP_LEVEL = ("id", "pack", "kind", "title", "summary", "path", "sha256")
+_INTERNAL = frozenset({"body", "kind_label", "alias_text", "revision", "ingested_at"})
+
+
+@dataclass(frozen=True)
+class EntityWindow:
+    """The entity's metadata (a first page without content), a window of its body and the body's length."""
+
+    page: EntityPage
+    body: str
+    body_length: int
+
+
+class EntityReader:
+    def __init__(self, graph: GraphStore) -> None:
+        self._graph = graph
+
+    def read(self, entity_id: str, offset: int, length: int) -> EntityWindow:
+        """The body window is ``length`` code points from ``offset`` (code points never split a character)."""
+        rows = self._graph.read("get_entity", id=entity_id, offset=offset, length=length, preview=PREVIEW_CHARS)
+        if not rows:
+            raise Suggestions(self._graph).not_found(entity_id)
+        row = rows[0]
+        stored = {key: _plain(value) for key, value in row["properties"].items()}
+        links = [{**link, "relation": relation_name(link["relation"])} for link in row["links"]]
+        revision = hashlib.sha256(
+            json.dumps([stored, links], sort_keys=True, ensure_ascii=False, default=str).encode()
+        ).hexdigest()[:32]
+        page = EntityPage(
+            **{key: stored.get(key) for key in _TOP_LEVEL},
+            revision=revision,
+            content="",
+            complete=False,
+            next_cursor=None,
+            missing=row["missing"],
+            properties={k: v for k, v in sorted(stored.items()) if k not in _INTERNAL and k not in _TOP_LEVEL},
+            outgoing=[LinkPreview(**_preview(link)) for link in links if link["outgoing"]],
+            incoming=[LinkPreview(**_preview(link)) for link in links if not link["outgoing"]],
+        )
+        return EntityWindow(page=page, body=row["body"], body_length=row["body_length"])
+
+
+def _preview(link: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in link.items() if key != "outgoing"}
+
+
+def _plain(value: Any) -> Any:
+    """Neo4j temporal values as ISO text; everything else is already JSON."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    iso = getattr(value, "iso_format", None)
+    return iso() if callable(iso) else value

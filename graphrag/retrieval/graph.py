@@ -1,0 +1,218 @@
+"""``pack_graph``: neighbourhoods, shortest typed paths and ordered relation paths over typed links.
+
+Hop bounds must be literals in Cypher, so the neighbourhood and shortest-path files are written
+for depth 2 (``{1,2}``, pasteable as they are) and the depth, clamped to 1..4, replaces that one
+literal. A hop may walk a relationship type forwards or backwards; which types go which way is
+decided here from the vocabulary and the direction, and passed to Cypher as two lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from graphrag.errors import InvalidArgument
+from graphrag.retrieval.models import GraphEdge, GraphNode, GraphResult
+from graphrag.retrieval.suggest import Suggestions
+from graphrag.retrieval.vocabulary import RelationVocabulary, Step, relation_name
+from graphrag.stores.cypher import CypherFile, query
+from graphrag.stores.graph import GraphStore
+
+MAX_DEPTH = 4
+_HOPS = "{1,2}"
+Direction = Literal["out", "in", "both"]
+
+
+def with_depth(name: str, depth: int) -> CypherFile:
+    """The query ``name`` with its single ``{1,2}`` hop bound set to ``depth`` (a validated literal)."""
+    cypher = query(name)
+    if not 1 <= depth <= MAX_DEPTH or cypher.body.count(_HOPS) != 1:
+        raise ValueError(f"{name}: cannot set the hop bound to {depth!r}")
+    return replace(cypher, body=cypher.body.replace(_HOPS, f"{{1,{depth}}}"))
+
+
+@dataclass(frozen=True)
+class Walk:
+    """Which relationship types a hop may follow forwards and which backwards."""
+
+    forward: list[str]
+    backward: list[str]
+
+    @property
+    def types(self) -> list[str]:
+        return sorted({*self.forward, *self.backward})
+
+    @classmethod
+    def of(cls, steps: Sequence[Step], direction: Direction) -> Walk:
+        ahead = sorted({s.type for s in steps if s.forward})
+        behind = sorted({s.type for s in steps if not s.forward})
+        if direction == "out":
+            return cls(ahead, behind)
+        if direction == "in":
+            return cls(behind, ahead)
+        both = sorted({*ahead, *behind})
+        return cls(both, both)
+
+
+class Neighbourhood:
+    """Every entity within ``depth`` hops, nearest first, cut at ``limit``, and the links among them."""
+
+    def __init__(self, graph: GraphStore) -> None:
+        self._graph = graph
+
+    def around(self, entity_id: str, depth: int, walk: Walk, limit: int) -> GraphResult | None:
+        """None when no entity has that id."""
+        rows = self._graph.read_cypher(
+            with_depth("graph_neighbourhood", depth),
+            id=entity_id,
+            forward=walk.forward,
+            backward=walk.backward,
+            types=walk.types,
+            limit=limit,
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        omitted = row["reachable"] - (len(row["nodes"]) - 1)
+        return GraphResult(
+            nodes=[GraphNode(**node) for node in row["nodes"]],
+            edges=[_edge(edge) for edge in row["edges"]],
+            truncated=omitted > 0,
+            omitted=omitted,
+        )
+
+
+class ShortestPaths:
+    """The shortest typed paths between two entities, up to ``depth`` hops."""
+
+    def __init__(self, graph: GraphStore, suggestions: Suggestions) -> None:
+        self._graph = graph
+        self._suggestions = suggestions
+
+    def between(self, source: str, target: str, depth: int, walk: Walk, limit: int) -> list[list[str]]:
+        rows = self._graph.read_cypher(
+            with_depth("graph_shortest", depth),
+            id=source,
+            to=target,
+            forward=walk.forward,
+            backward=walk.backward,
+            limit=limit,
+        )
+        if not rows:
+            raise self._suggestions.not_found(source)
+        if not rows[0]["target_found"]:
+            raise self._suggestions.not_found(target)
+        return sorted(
+            _spelled(path["ids"], [Step(h["type"], h["forward"]) for h in path["hops"]]) for path in rows[0]["paths"]
+        )
+
+
+class RelationPath:
+    """The entities reached by following relations in a given order, and the paths that reach them."""
+
+    def __init__(self, graph: GraphStore) -> None:
+        self._graph = graph
+
+    def follow(self, start: str, steps: Sequence[Step], limit: int, to: str | None = None) -> GraphResult:
+        frontier: dict[str, list[list[str]]] = {start: [[start]]}
+        edges: dict[tuple[str, str, str], GraphEdge] = {}
+        cut = False
+        for step in steps:
+            rows = self._graph.read("graph_step", ids=list(frontier), type=step.type, forward=step.forward)
+            reached: dict[str, list[list[str]]] = {}
+            for row in rows:
+                paths = reached.setdefault(row["target"], [])
+                for path in frontier[row["source"]]:
+                    if len(paths) >= limit:
+                        cut = True
+                        break
+                    paths.append([*path, step.label, row["target"]])
+                source, target = (row["source"], row["target"]) if step.forward else (row["target"], row["source"])
+                edges[(source, step.type, target)] = GraphEdge(
+                    source=source, relation=relation_name(step.type), target=target, weight=row["weight"]
+                )
+            frontier = reached
+        ends = sorted(e for e in frontier if to is None or e == to)
+        every = [path for end in ends for path in frontier[end]]
+        cut = cut or len(every) > limit
+        paths = every[:limit]
+        return GraphResult(
+            nodes=self._nodes(paths, start),
+            edges=[e for key, e in sorted(edges.items()) if _on_paths(e, paths)],
+            truncated=cut,
+            omitted=0,
+            paths=paths,
+            reached=ends,
+        )
+
+    def _nodes(self, paths: list[list[str]], start: str) -> list[GraphNode]:
+        depth: dict[str, int] = {start: 0}
+        for path in paths:
+            for hop, entity in enumerate(path[::2]):
+                depth.setdefault(entity, hop)
+        rows = {row["id"]: row for row in self._graph.read("graph_nodes", ids=list(depth))}
+        return [
+            GraphNode(**rows[i], depth=d) for i, d in sorted(depth.items(), key=lambda x: (x[1], x[0])) if i in rows
+        ]
+
+
+class PackGraph:
+    """The one entry point of ``pack_graph``: validates names and picks the question asked."""
+
+    def __init__(self, graph: GraphStore, vocabulary: RelationVocabulary) -> None:
+        self._graph = graph
+        self._vocabulary = vocabulary
+        self._suggestions = Suggestions(graph)
+
+    def explore(
+        self,
+        entity_id: str,
+        depth: int,
+        relations: Sequence[str] | None,
+        direction: Direction,
+        limit: int,
+        to: str | None,
+        path: Sequence[str] | None,
+    ) -> GraphResult:
+        if path is not None:
+            if not path:
+                raise InvalidArgument("path is empty: give relation names in order, e.g. ['part_of', 'led_by']")
+            if len(path) > MAX_DEPTH:
+                raise InvalidArgument(f"path has {len(path)} relations; at most {MAX_DEPTH}")
+            steps = [self._vocabulary.resolve(name) for name in path]
+            if not self._graph.read("graph_nodes", ids=[entity_id]):
+                raise self._suggestions.not_found(entity_id)
+            if to is not None and not self._graph.read("graph_nodes", ids=[to]):
+                raise self._suggestions.not_found(to)
+            return RelationPath(self._graph).follow(entity_id, steps, limit, to)
+        chosen = [self._vocabulary.resolve(name) for name in relations] if relations is not None else None
+        walk = Walk.of(chosen if chosen is not None else [Step(t, True) for t in self._vocabulary.types()], direction)
+        result = Neighbourhood(self._graph).around(entity_id, depth, walk, limit)
+        if result is None:
+            raise self._suggestions.not_found(entity_id)
+        if to is not None:
+            result.paths = ShortestPaths(self._graph, self._suggestions).between(entity_id, to, depth, walk, limit)
+        return result
+
+
+def _edge(row: dict[str, Any]) -> GraphEdge:
+    return GraphEdge(
+        source=row["source"], relation=relation_name(row["type"]), target=row["target"], weight=row["weight"]
+    )
+
+
+def _spelled(ids: list[str], steps: list[Step]) -> list[str]:
+    """Alternating entity ids and relation names: ``[A, part_of, B, ^led_by, C]``."""
+    out = [ids[0]]
+    for step, entity in zip(steps, ids[1:], strict=True):
+        out += [step.label, entity]
+    return out
+
+
+def _on_paths(edge: GraphEdge, paths: list[list[str]]) -> bool:
+    return any(
+        {edge.source, edge.target} == {path[i - 1], path[i + 1]} and path[i].lstrip("^") == edge.relation
+        for path in paths
+        for i in range(1, len(path), 2)
+    )

@@ -1,0 +1,103 @@
+"""The typed answers of the retrievers; the MCP tools return them as their structured output.
+
+Items whose text the response budget may shorten derive from ``Clippable`` and name those fields
+in ``clip_fields`` (DESIGN 5: content, excerpt, summary), so one budget routine serves every tool.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, Field
+
+
+class Clippable(BaseModel):
+    """A result item with text fields the response budget may shorten (and then says so)."""
+
+    clip_fields: ClassVar[tuple[str, ...]] = ()
+    content_truncated: bool = Field(default=False, description="A text field was shortened to fit the budget.")
+
+
+class SearchHit(Clippable):
+    clip_fields: ClassVar[tuple[str, ...]] = ("summary",)
+
+    id: str
+    pack: str
+    kind: str
+    title: str
+    summary: str
+    path: str = Field(description="Pack-relative path of the entity's file.")
+    sha256: str = Field(description="Content hash of the file the hit comes from (provenance).")
+    score: float = Field(description="Cosine similarity of the query to the entity's summary.")
+
+
+class SearchResult(BaseModel):
+    results: list[SearchHit] = Field(description="Best first.")
+
+
+class GraphNode(BaseModel):
+    id: str
+    kind: str | None = Field(description="None for a placeholder.")
+    title: str
+    depth: int = Field(description="Hops from the start entity (0 for the start).")
+    missing: bool = Field(description="A placeholder: linked to, but no file defines it.")
+
+
+class GraphEdge(BaseModel):
+    source: str
+    relation: str = Field(description="Relation name in its declared direction, e.g. part_of.")
+    target: str
+    weight: float | None = None
+
+
+class GraphResult(BaseModel):
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+    truncated: bool = Field(description="More entities were reachable than are listed (see omitted).")
+    omitted: int = Field(default=0, description="Reachable entities not listed (node limit or response budget).")
+    paths: list[list[str]] | None = Field(
+        default=None,
+        description="With `to` or `path`: alternating entity ids and relation names; ^name walked backwards.",
+    )
+    reached: list[str] | None = Field(default=None, description="With `path`: the entities at its end.")
+
+
+class LinkPreview(Clippable):
+    """A typed link of an entity, with a preview of the entity at the other end."""
+
+    clip_fields: ClassVar[tuple[str, ...]] = ("summary",)
+
+    relation: str
+    id: str
+    kind: str | None
+    title: str
+    summary: str | None
+    missing: bool
+    weight: float | None = None
+    note: str | None = None
+    declared_in: str | None = Field(default=None, description="The file that declared the link.")
+
+
+class EntityPage(Clippable):
+    """``pack_get``: the entity on the first page (or in one answer), only body text on later pages.
+
+    Its ``summary`` is capped like any text field; ``content`` (the body) is paged, never shortened.
+    """
+
+    clip_fields: ClassVar[tuple[str, ...]] = ("summary",)
+
+    id: str
+    revision: str = Field(description="Hash of the whole representation; a cursor is bound to it.")
+    content: str = Field(description="The body, or this page's part of it.")
+    complete: bool = Field(description="True when this answer ends the body.")
+    next_cursor: str | None = Field(description="Pass it as `cursor` for the next page; null when complete.")
+    pack: str | None = None
+    kind: str | None = None
+    title: str | None = None
+    summary: str | None = None
+    path: str | None = None
+    sha256: str | None = None
+    missing: bool | None = Field(default=None, description="A placeholder: linked to, but no file defines it.")
+    properties: dict[str, Any] | None = Field(default=None, description="Every other frontmatter key.")
+    outgoing: list[LinkPreview] | None = None
+    incoming: list[LinkPreview] | None = None

@@ -1,0 +1,28 @@
+"""An unknown id answers ``not_found`` with the known ids nearest to it (typos, a title given as id)."""
+
+from __future__ import annotations
+
+import difflib
+
+from graphrag.errors import NotFound
+from graphrag.stores.graph import GraphStore
+
+
+class Suggestions:
+    """The known ids nearest to an unknown one, for a ``not_found`` that helps."""
+
+    def __init__(self, graph: GraphStore) -> None:
+        self._graph = graph
+
+    def not_found(self, unknown: str) -> NotFound:
+        rows = self._graph.read("graph_known_ids")
+        wanted = unknown.lower()
+        by_text: dict[str, str] = {}
+        for row in rows:
+            by_text.setdefault(row["id"].lower(), row["id"])
+            by_text.setdefault(str(row["title"]).lower(), row["id"])
+        containing = [i for text, i in by_text.items() if wanted in text]
+        close = [by_text[t] for t in difflib.get_close_matches(wanted, list(by_text), n=5, cutoff=0.5)]
+        nearest = list(dict.fromkeys(close + containing))[:5]
+        hint = f"; nearest known ids: {', '.join(nearest)}" if nearest else "; no similar id is known"
+        return NotFound(f"no entity has the id {unknown!r}{hint}")

@@ -1,0 +1,83 @@
+"""Relation names a caller may use, each resolved to a relationship type and a direction.
+
+Names come from the relationship types the packs' links use and from the packs' declared
+vocabularies (``has_part`` walks ``part_of`` backwards), both recorded on the Pack nodes by the
+ingester. Relationship types reach Cypher only through this vocabulary, never as raw input.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+
+from graphrag.errors import InvalidArgument
+from graphrag.stores.graph import GraphStore
+
+
+@dataclass(frozen=True)
+class Step:
+    """One hop: a relationship type, walked in its declared direction or backwards."""
+
+    type: str
+    forward: bool
+
+    @property
+    def label(self) -> str:
+        """``part_of``, or ``^part_of`` when walked backwards (the spelling ``path`` accepts)."""
+        name = relation_name(self.type)
+        return name if self.forward else f"^{name}"
+
+
+class RelationVocabulary:
+    """Read from the graph, at most every ``refresh_seconds``, so a fresh ingest's relations are known."""
+
+    def __init__(self, graph: GraphStore, refresh_seconds: float = 2.0) -> None:
+        self._graph = graph
+        self._refresh_seconds = refresh_seconds
+        self._names: dict[str, Step] = {}
+        self._types: list[str] = []
+        self._loaded_at = -float("inf")
+        self._lock = threading.Lock()
+
+    def types(self) -> list[str]:
+        """Every relationship type between entities."""
+        self._refresh()
+        return self._types
+
+    def resolve(self, name: str) -> Step:
+        """``part_of``, ``^part_of``, ``has_part`` (a declared inverse) or ``PART_OF`` -> a step."""
+        self._refresh()
+        backwards = name.startswith("^")
+        step = self._names.get(relation_name(name.removeprefix("^")))
+        if step is None:
+            raise InvalidArgument(f"unknown relation {name!r}; known relations: {', '.join(sorted(self._names))}")
+        return Step(step.type, step.forward != backwards)
+
+    def _refresh(self) -> None:
+        if time.monotonic() - self._loaded_at < self._refresh_seconds:
+            return
+        with self._lock:
+            row = self._graph.read("graph_vocabulary")[0]
+            names = {relation_name(t): Step(t, True) for t in row["types"]}
+            for vocabulary in row["vocabularies"]:
+                names.update(_declared(json.loads(vocabulary)))
+            self._types = sorted({step.type for step in names.values()})
+            self._names = names
+            self._loaded_at = time.monotonic()
+
+
+def relation_name(text: str) -> str:
+    """``PART_OF``, ``part-of``, ``part_of`` -> ``part_of`` (the spelling of relation names in answers)."""
+    return text.strip().lower().replace("-", "_")
+
+
+def _declared(vocabulary: dict[str, str | None]) -> dict[str, Step]:
+    """A pack's declared relations (already normalised by the ingester) and their inverse names."""
+    steps: dict[str, Step] = {}
+    for name, inverse in vocabulary.items():
+        steps[name] = Step(name.upper(), True)
+        if inverse and inverse != name:
+            steps[inverse] = Step(name.upper(), False)
+    return steps

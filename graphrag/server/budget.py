@@ -1,0 +1,100 @@
+"""The response budget (DESIGN 5), shared by every tool so all of them keep their structured output.
+
+Sizes count what the client receives: a structured result travels twice, as ``structuredContent``
+and as the JSON text block MCP clients without structured output read, so both are counted.
+Text fields of result items are capped in UTF-16 code units (what clients and LLM tokenisers see
+as string length) and never split a surrogate pair; anything else that does not fit is an error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from graphrag.errors import GraphRagError
+from graphrag.retrieval.models import Clippable
+
+FIELD_UNITS = 2000
+MARKER = "…[truncated]"
+ENVELOPE_BYTES = 200  # the JSON-RPC envelope and the result's own keys, rounded up
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class ResponseTooLarge(GraphRagError):
+    code = "response_too_large"
+
+
+def utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def clip(text: str, units: int) -> str:
+    """``text`` if it has at most ``units`` UTF-16 code units, else its longest such prefix and the marker."""
+    if len(text) <= units // 2 or utf16_units(text) <= units:
+        return text
+    head = text.encode("utf-16-le")[: units * 2]
+    if head and 0xD8 <= head[-1] <= 0xDB:  # a high surrogate without its partner
+        head = head[:-2]
+    return head.decode("utf-16-le") + MARKER
+
+
+def wire_bytes(response: BaseModel) -> int:
+    """UTF-8 bytes of the tool result on the wire: the structured content plus the same JSON as a text block."""
+    text = response.model_dump_json()
+    return len(text.encode()) + len(json.dumps(text, ensure_ascii=False).encode()) + ENVELOPE_BYTES
+
+
+def fits(response: BaseModel, budget: int) -> bool:
+    return wire_bytes(response) <= budget
+
+
+def largest_fitting(build: Callable[[int], M], low: int, high: int, budget: int, what: str) -> M:
+    """``build(n)`` for the largest ``n`` in ``low..high`` whose response fits (size grows with ``n``)."""
+    best = build(high)
+    if fits(best, budget):
+        return best
+    if not fits(build(low), budget):
+        raise ResponseTooLarge(
+            f"{what} does not fit the response budget of {budget} bytes (GRAPHRAG_RESPONSE_BUDGET_BYTES)"
+        )
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits(build(middle), budget):
+            low = middle
+        else:
+            high = middle
+    return build(low)
+
+
+def fit_items(response: M, items: Sequence[Clippable], budget: int, what: str) -> M:
+    """Cap the items' text fields at 2,000 units, then shorten the longest ones evenly until the response fits.
+
+    Items, their order and their metadata stay; an item whose text was shortened says ``content_truncated``.
+    """
+    originals = [[(name, getattr(item, name)) for name in item.clip_fields] for item in items]
+
+    def capped(units: int) -> M:
+        for item, fields in zip(items, originals, strict=True):
+            shortened = False
+            for name, value in fields:
+                if isinstance(value, str):
+                    new = clip(value, units)
+                    shortened |= new != value
+                    setattr(item, name, new)
+            item.content_truncated = shortened
+        return response
+
+    return largest_fitting(capped, 0, FIELD_UNITS, budget, what)
+
+
+def check_fits(response: M, budget: int, what: str) -> M:
+    """The response itself, or ``response_too_large`` (for answers that have nothing to shorten)."""
+    if not fits(response, budget):
+        raise ResponseTooLarge(
+            f"{what} does not fit the response budget of {budget} bytes (GRAPHRAG_RESPONSE_BUDGET_BYTES)"
+        )
+    return response

@@ -1,0 +1,105 @@
+"""The pack tools: thin typed shells over the retrievers, each answer cut to the response budget."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastmcp import Context, FastMCP
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from graphrag.retrieval.entity import EntityReader
+from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
+from graphrag.retrieval.models import EntityPage, GraphResult, SearchResult
+from graphrag.retrieval.search import PackSearch
+from graphrag.server.budget import fit_items, largest_fitting
+from graphrag.server.context import services
+from graphrag.server.errors import coded
+from graphrag.server.paging import EntityPager, Format
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+MAX_HITS = 50
+MAX_NODES = 500
+
+
+def register_pack_tools(mcp: FastMCP) -> None:
+    for tool in (pack_search, pack_graph, pack_get):
+        mcp.tool(tool, annotations=READ_ONLY)
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+@coded
+def pack_search(
+    query: Annotated[str, Field(min_length=1, description="What to look for, in any language.")],
+    limit: Annotated[int, Field(description="Most hits; clamped to 1..50.")] = 10,
+    packs: Annotated[list[str] | None, Field(description="Only these packs (ids).")] = None,
+    kinds: Annotated[list[str] | None, Field(description="Only these kinds, e.g. ['mission'].")] = None,
+    *,
+    ctx: Context,
+) -> SearchResult:
+    """Entities whose summaries are closest in meaning to the query, best first (multilingual)."""
+    found = services(ctx)
+    result = PackSearch(found.graph, found.embedder, found.vectors).search(
+        query, _clamp(limit, 1, MAX_HITS), packs, kinds
+    )
+    return fit_items(result, result.results, found.settings.graphrag_response_budget_bytes, "the search results")
+
+
+@coded
+def pack_graph(
+    id: Annotated[str, Field(min_length=1, description="The start entity's id.")],
+    depth: Annotated[int, Field(description="Most hops; clamped to 1..4.")] = 2,
+    relations: Annotated[
+        list[str] | None,
+        Field(description="Only these relations (e.g. part_of, or a declared inverse such as has_part)."),
+    ] = None,
+    direction: Annotated[
+        Literal["out", "in", "both"], Field(description="Follow links as declared (out), backwards (in), or both.")
+    ] = "both",
+    limit: Annotated[int, Field(description="Most entities besides the start; clamped to 1..500.")] = 100,
+    to: Annotated[str | None, Field(description="Also list the shortest typed paths to this entity.")] = None,
+    path: Annotated[
+        list[str] | None,
+        Field(description="Follow these relations in order (^name walks one backwards); answers `reached`."),
+    ] = None,
+    *,
+    ctx: Context,
+) -> GraphResult:
+    """The typed-link neighbourhood of an entity, shortest paths to another, or where a chain of relations leads."""
+    found = services(ctx)
+    result = PackGraph(found.graph, found.relations).explore(
+        id, _clamp(depth, 1, MAX_DEPTH), relations, direction, _clamp(limit, 1, MAX_NODES), to, path
+    )
+    others = len(result.nodes) - 1
+
+    def first(count: int) -> GraphResult:
+        kept = result.nodes[: count + 1]
+        ids = {node.id for node in kept}
+        return result.model_copy(
+            update={
+                "nodes": kept,
+                "edges": [e for e in result.edges if e.source in ids and e.target in ids],
+                "truncated": result.truncated or count < others,
+                "omitted": result.omitted + others - count,
+            }
+        )
+
+    return largest_fitting(first, 0, others, found.settings.graphrag_response_budget_bytes, "the graph answer")
+
+
+@coded
+def pack_get(
+    id: Annotated[str, Field(min_length=1, description="The entity's id.")],
+    cursor: Annotated[
+        str | None, Field(description="'start' to read in pages, then each page's next_cursor until complete.")
+    ] = None,
+    format: Annotated[Format, Field(description="full: with the body; metadata: frontmatter and links only.")] = "full",
+    *,
+    ctx: Context,
+) -> EntityPage:
+    """The whole entity: frontmatter, body, and its links both ways with a preview of the other end."""
+    found = services(ctx)
+    return EntityPager(EntityReader(found.graph), found.settings.graphrag_response_budget_bytes).get(id, cursor, format)

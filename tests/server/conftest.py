@@ -1,0 +1,48 @@
+"""Server fixtures: the example pack ingested for real, and an in-process MCP client over the real stores."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastmcp import Client
+from mcp.types import CallToolResult
+
+from graphrag.config import Settings
+from graphrag.embedding import Embedder
+from graphrag.server.app import create_server
+from tests.conftest import EXAMPLES
+
+
+def wire_bytes(result: Any) -> int:
+    """UTF-8 bytes of a tool result as it travels: both the text block and the structured content."""
+    wire = CallToolResult(content=result.content, structured_content=result.structured_content)
+    return len(wire.model_dump_json(by_alias=True, exclude_none=True).encode())
+
+
+def write_entity(root: Path, entity_id: str, body: str = "", **front: Any) -> Path:
+    lines = ["---", f"id: {entity_id}"]
+    for key, value in front.items():
+        lines.append(f"{key}: {value}")
+    path = root / f"{entity_id.lower().replace('.', '-')}.md"
+    path.write_text("\n".join([*lines, "---", body]), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def client_for(settings: Settings, embedder: Embedder) -> Callable[..., Client[Any]]:
+    """A client of a fresh server over the test's stores (budget and settings overridable)."""
+
+    def make(**overrides: Any) -> Client[Any]:
+        return Client(create_server(settings.model_copy(update=overrides), embedder=embedder))
+
+    return make
+
+
+@pytest.fixture
+async def example(run_ingest, client_for) -> AsyncIterator[Client[Any]]:  # type: ignore[no-untyped-def]
+    run_ingest(EXAMPLES / "space-missions")
+    async with client_for() as client:
+        yield client

@@ -1,0 +1,88 @@
+"""The server over stores that change or vanish: a new ingest is seen, a lost Neo4j is `unavailable`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastmcp import Client
+from fastmcp.exceptions import ToolError
+
+from graphrag.server.app import create_server
+from tests.conftest import EXAMPLES
+from tests.server.conftest import write_entity
+
+
+class BoltProxy:
+    """A TCP relay in front of Neo4j that can be cut and restored: a store that goes away mid-session."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self._target = target
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listener.getsockname()[1]
+        self._open: list[socket.socket] = []
+        self.cut = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            client, _ = self._listener.accept()
+            if self.cut:
+                client.close()
+                continue
+            upstream = socket.create_connection(self._target)
+            self._open += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                s.close()
+
+    def sever(self) -> None:
+        self.cut = True
+        for s in self._open:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+        self._open.clear()
+
+
+async def test_lost_neo4j_is_unavailable_and_the_server_recovers(run_ingest, settings, embedder) -> None:  # type: ignore[no-untyped-def]
+    run_ingest(EXAMPLES / "space-missions")
+    host, port = settings.neo4j_uri.removeprefix("bolt://").split(":")
+    proxy = BoltProxy((host, int(port)))
+    mcp = create_server(settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{proxy.port}"}), embedder=embedder)
+    async with Client(mcp) as client:
+        assert (await client.call_tool("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": 1})).structured_content
+        proxy.sever()
+        with pytest.raises(ToolError, match=r"^unavailable: Neo4j stopped answering .*graphrag neo4j start"):
+            await client.call_tool("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": 1})
+        proxy.cut = False
+        answer = await client.call_tool("pack_get", {"id": "SM.MISSION.LUNA9", "format": "metadata"})
+        assert answer.structured_content["title"] == "Луна-9"
+
+
+async def test_search_sees_a_new_ingest_without_a_restart(tmp_path: Path, run_ingest, client_for) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "growing"
+    root.mkdir()
+    write_entity(root, "G.1", kind="note", title="Apples", summary="Red apples grow in orchards.")
+    run_ingest(root)
+    async with client_for() as client:
+        first: dict[str, Any] = (await client.call_tool("pack_search", {"query": "rockets"})).structured_content
+        assert [h["id"] for h in first["results"]] == ["G.1"]
+        write_entity(root, "G.2", kind="note", title="Rockets", summary="Rockets launch spacecraft into orbit.")
+        run_ingest(root)  # the server holds no Qdrant lock: the ingest runs while it serves
+        await asyncio.sleep(2.1)  # the graph marker is read at most every 2 s
+        second = (await client.call_tool("pack_search", {"query": "rockets"})).structured_content
+    assert next(h["id"] for h in second["results"]) == "G.2"
