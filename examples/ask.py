@@ -1,7 +1,7 @@
-"""Ask the example pack three questions over MCP, as an agent would: `python -m examples.ask`.
+"""Ask the example pack questions over MCP, as an agent would: `python -m examples.ask`.
 
-Starts `graphrag serve` as a subprocess on stdio (the same transport a desktop client uses)
-and prints each tool call with its structured answer.
+Starts `graphrag serve` as a subprocess on stdio (the transport a desktop client uses), calls
+each tool, and prints the gist of each structured answer.
 """
 
 from __future__ import annotations
@@ -16,25 +16,55 @@ from typing import Any
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 
-QUESTIONS: list[tuple[str, dict[str, Any]]] = [
-    ("pack_search", {"query": "первая мягкая посадка на Луну", "limit": 3}),
-    ("pack_graph", {"id": "SM.MISSION.LUNA9", "path": ["part_of", "operated_by", "led_by"]}),
-    ("pack_graph", {"id": "SM.MISSION.APOLLO11", "to": "SM.PERSON.VONBRAUN", "depth": 4}),
-    ("pack_get", {"id": "SM.VEHICLE.SATURNV"}),
-]
-
 
 def server_command() -> str:
     beside = Path(sys.executable).with_name("graphrag")
     return str(beside) if beside.exists() else shutil.which("graphrag") or "graphrag"
 
 
+async def ask(client: Client[Any], tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    print(f"\n>>> {tool}({json.dumps(arguments, ensure_ascii=False)})")
+    result = await client.call_tool(tool, arguments)
+    answer = result.structured_content or {}
+    return answer
+
+
 async def main() -> None:
     async with Client(StdioTransport(command=server_command(), args=["serve"])) as client:
-        for tool, arguments in QUESTIONS:
-            result = await client.call_tool(tool, arguments)
-            print(f"\n>>> {tool}({json.dumps(arguments, ensure_ascii=False)})")
-            print(json.dumps(result.structured_content, ensure_ascii=False, indent=2)[:3000])
+        found = await ask(client, "pack_search", {"query": "первая мягкая посадка на Луну", "limit": 3})
+        for hit in found["results"]:
+            print(f"  {hit['score']:.3f}  {hit['id']:<22} {hit['title']}")
+
+        walked = await ask(
+            client, "pack_graph", {"id": "SM.MISSION.LUNA9", "path": ["part_of", "operated_by", "led_by"]}
+        )
+        print(f"  reached: {', '.join(walked['reached'])}")
+        for path in walked["paths"]:
+            print("  " + " -> ".join(path))
+
+        linked = await ask(client, "pack_graph", {"id": "SM.MISSION.APOLLO11", "to": "SM.PERSON.VONBRAUN", "depth": 4})
+        for path in linked["paths"]:
+            print("  " + " -> ".join(path))
+
+        entity = await ask(client, "pack_get", {"id": "SM.VEHICLE.SATURNV"})
+        print(f"  {entity['title']}: {entity['summary']}")
+        for link in entity["outgoing"]:
+            print(f"  -[{link['relation']}]-> {link['title']}")
+        for link in entity["incoming"]:
+            print(f"  <-[{link['relation']}]- {link['title']}")
+
+        await ask(
+            client,
+            "save_memory",
+            {
+                "content": "Demo: Luna 9 landed on 3 February 1966.",
+                "source_id": "missions/luna-9.md",
+                "fact_key": "demo.luna9.landing",
+            },
+        )
+        memory = await ask(client, "search", {"query": "Luna landed"})
+        for record in memory["result"]:
+            print(f"  [{record['status']}] {record['content']}")
 
 
 if __name__ == "__main__":
