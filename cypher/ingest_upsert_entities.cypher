@@ -11,7 +11,8 @@ SET e = row.props,
     e.ingested_at = datetime()
 SET e:$(row.kind_label)
 WITH e, row
-OPTIONAL MATCH (:Pack)-[old:CONTAINS]->(e)
+OPTIONAL MATCH (other:Pack)-[old:CONTAINS]->(e)
+WHERE other.id <> row.pack
 DELETE old
 WITH DISTINCT e, row
 MERGE (p:Pack {id: row.pack})

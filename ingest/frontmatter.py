@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - pure-Python PyYAML
     from yaml import SafeLoader  # type: ignore[assignment]
 
 _FENCE = "---"
+_CLOSING_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t\r]*$", re.MULTILINE)
 _TOP_KEY = re.compile(r"^([^\s#:][^:]*):")
 
 
@@ -53,13 +54,15 @@ def split(text: str) -> tuple[str, str, int] | None:
     """Split ``---`` YAML ``---`` body; None when the file has no frontmatter block at all."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = text.split("\n")
-    if lines[0].rstrip() != _FENCE:
+    first_end = text.find("\n")
+    if (text if first_end < 0 else text[:first_end]).rstrip() != _FENCE:
         return None
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() in (_FENCE, "..."):
-            return "\n".join(lines[1:index]), "\n".join(lines[index + 1 :]), index + 2
-    raise FrontmatterError("frontmatter block opened with '---' is never closed", line=1)
+    close = _CLOSING_FENCE.search(text, first_end + 1) if first_end >= 0 else None
+    if close is None:
+        raise FrontmatterError("frontmatter block opened with '---' is never closed", line=1)
+    block = text[first_end + 1 : close.start()].removesuffix("\n")
+    body_line = text.count("\n", 0, close.start()) + 2
+    return block, text[close.end() + 1 :], body_line
 
 
 def parse(text: str) -> Frontmatter | None:

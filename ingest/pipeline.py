@@ -28,7 +28,7 @@ from ingest.report import DanglingLink, IngestReport
 from ingest.resolve import ResolvedLink
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
-EMBED_BATCH = 256
+EMBED_BATCH = 1000  # one graph transaction per batch, too
 WRITE_BATCH = 500
 T = TypeVar("T")
 
@@ -187,6 +187,7 @@ class GraphWriter:
 
     def __init__(self, graph: GraphStore, work: Plan) -> None:
         self._graph = graph
+        self._new = set(work.report.added)  # no old links to delete
         self._links: dict[str, list[dict[str, Any]]] = {}
         for link in work.links:
             self._links.setdefault(link.declared_by, []).append(link_row(link))
@@ -198,7 +199,7 @@ class GraphWriter:
         self._graph.write_together(
             [
                 ("ingest_upsert_entities", {"rows": [entity_row(e) for e in batch]}),
-                ("ingest_delete_declared_links", {"ids": ids}),
+                ("ingest_delete_declared_links", {"ids": [i for i in ids if i not in self._new]}),
                 ("ingest_write_links", {"rows": [row for i in ids for row in self._links.get(i, [])]}),
             ]
         )
