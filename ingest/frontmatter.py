@@ -102,7 +102,8 @@ def _key_on(text: str, line: int) -> str | None:
 
 
 def _walk(node: yaml.Node, out: Frontmatter, parent: str | None) -> None:
-    """Record key lines (top level and one level below) and duplicate keys anywhere."""
+    """Record key lines (top level and one level below) and duplicate keys anywhere; scalars are skipped
+    without a call, since they are most of the nodes."""
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for key_node, value_node in node.value:
@@ -113,13 +114,14 @@ def _walk(node: yaml.Node, out: Frontmatter, parent: str | None) -> None:
             seen.add(key)
             if parent is None:
                 out.key_lines.setdefault(key, line)
-                _walk(value_node, out, parent=key)
             else:
                 out.nested_key_lines.setdefault((parent, key), line)
-                _walk(value_node, out, parent=f"{parent}.{key}")
+            if not isinstance(value_node, yaml.ScalarNode):
+                _walk(value_node, out, key if parent is None else f"{parent}.{key}")
     elif isinstance(node, yaml.SequenceNode):
         for item in node.value:
-            _walk(item, out, parent=parent)
+            if not isinstance(item, yaml.ScalarNode):
+                _walk(item, out, parent)
 
 
 def _plain(value: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,21 +65,25 @@ def load_manifest(root: Path, raw: bytes) -> PackManifest:
         raise PackError(f"{path}: [{where}] {first['msg'].removeprefix('Value error, ')}") from exc
 
 
-def markdown_files(root: Path) -> list[Path]:
-    """Every ``*.md`` below the root, any depth, hidden folders and files skipped, in a stable order."""
-    found = []
-    for path in root.rglob("*.md"):
-        rel = path.relative_to(root)
-        if any(part.startswith(".") for part in rel.parts) or not path.is_file():
-            continue
-        found.append(path)
-    return sorted(found)
+def markdown_files(root: Path) -> list[tuple[Path, str]]:
+    """Every ``*.md`` below the root (any depth; hidden folders and files skipped, never entered), with its
+    pack-relative POSIX path, in a stable order."""
+    found: list[tuple[Path, str]] = []
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = [d for d in subfolders if not d.startswith(".")]
+        relative = os.path.relpath(folder, root).replace(os.sep, "/")
+        prefix = "" if relative == "." else relative + "/"
+        for name in names:
+            if name.endswith(".md") and not name.startswith("."):
+                path = Path(folder, name)
+                if path.is_file():
+                    found.append((path, prefix + name))
+    return sorted(found, key=lambda item: item[1])
 
 
 def read_files(pack: Pack, known: Known | None = None) -> None:
     """Hash every file; parse those that are not ``known`` to be stored as they are."""
-    for path in markdown_files(pack.root):
-        rel = path.relative_to(pack.root).as_posix()
+    for path, rel in markdown_files(pack.root):
         raw = path.read_bytes()
         sha = hashlib.sha256(raw).hexdigest()
         if known is not None and known(pack.manifest.id, rel, sha):

@@ -199,3 +199,16 @@ PRINTABLE = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blackli
 def test_any_summary_text_round_trips(summary: str) -> None:
     entity = parse("---\nid: X\nsummary: " + json.dumps(summary, ensure_ascii=False) + "\n---\n").entity
     assert entity is not None and entity.summary == summary
+
+
+def test_pack_reading_skips_hidden_folders_and_files(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from ingest.pipeline import check
+
+    for rel in ("a.md", "sub/deeper/b.md", ".git/c.md", ".obsidian/d.md", "sub/.e.md", "notes.txt"):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"---\nid: {rel.replace('/', '_').replace('.', '_')}\n---\n")
+
+    report = check([tmp_path])
+
+    assert sorted(report.added) == ["a_md", "sub_deeper_b_md"]
