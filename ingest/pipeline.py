@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -159,26 +160,14 @@ def entity_row(entity: Entity) -> dict[str, Any]:
 
 
 def link_row(link: ResolvedLink) -> dict[str, Any]:
-    return {
-        "source": link.source,
-        "type": link.type,
-        "target": link.target,
-        "weight": link.weight,
-        "note": link.note,
-        "declared_by": link.declared_by,
-        "declared_in": link.declared_in,
-    }
+    return asdict(link)
+
+
+VECTOR_PAYLOAD = {"id", "pack", "kind", "title", "path", "sha256"}  # DESIGN 3
 
 
 def vector_payload(entity: Entity) -> dict[str, Any]:
-    return {
-        "id": entity.id,
-        "pack": entity.pack,
-        "kind": entity.kind,
-        "title": entity.title,
-        "path": entity.path,
-        "sha256": entity.sha256,
-    }
+    return entity.model_dump(include=VECTOR_PAYLOAD)
 
 
 class GraphWriter:
