@@ -8,7 +8,7 @@ COPY cypher ./cypher
 COPY examples ./examples
 RUN pip install --no-cache-dir .
 ENV GRAPHRAG_HOME=/data
-EXPOSE 8000
+EXPOSE 8765
 HEALTHCHECK --interval=10s --timeout=5s --retries=12 \
-  CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/health', timeout=4)"
-CMD ["graphrag", "serve", "--transport", "http", "--host", "0.0.0.0", "--port", "8000"]
+  CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8765/health', timeout=4)"
+CMD ["graphrag", "serve", "--transport", "http", "--host", "0.0.0.0", "--port", "8765"]
