@@ -7,6 +7,7 @@ decision about the candidate.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -175,3 +176,50 @@ def import_labels(experiment: Path, labels: Path, key: Path) -> None:
     # not canonical.dumps: the experiment's own numbers must round-trip unrounded
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
     click.echo(f"imported {added} label(s)", err=True)
+
+
+@eval_group.command()
+@click.argument("queries", type=existing_file)
+@click.option("--config", "config_file", type=existing_file, required=True, help="The arm's config (JSON, camelCase).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Where the arm goes.")
+@click.option("--corpus-out", type=click.Path(dir_okay=False, path_type=Path), help="Also write the hits' sources.")
+@click.option("--label", default="candidate", show_default=True, help="The arm's label.")
+@click.option("--limit", default=10, show_default=True, help="Hits per query (pack_search's limit).")
+@click.option("--pack", "packs", multiple=True, help="Only these packs (repeatable).")
+@click.option("--kind", "kinds", multiple=True, help="Only these kinds (repeatable).")
+@_guarded
+def record(
+    queries: Path,
+    config_file: Path,
+    out: Path,
+    corpus_out: Path | None,
+    label: str,
+    limit: int,
+    packs: tuple[str, ...],
+    kinds: tuple[str, ...],
+) -> None:
+    """Run QUERIES through this service's pack_search and write the ranked hits as an arm.
+
+    QUERIES is a JSON list of {"queryId", "text"} (or a file with a "queries" list, such as an
+    experiment). The embedder's id is added to the config's models. Answers are left empty:
+    fill them from your generation step before `compare`. Needs Neo4j and ingested packs.
+
+    \b
+    Example:
+        graphrag eval record queries.json --config baseline-config.json --out baseline.json
+    """
+    import asyncio
+
+    from graphrag.config import Settings
+    from graphrag.evaluation.recording import QueryFile
+    from graphrag.server.recording import record_arm
+
+    raw = json.loads(queries.read_text(encoding="utf-8"))
+    query_file = QueryFile.model_validate({"queries": raw} if isinstance(raw, list) else raw)
+    config = json.loads(config_file.read_text(encoding="utf-8"))
+    search: dict[str, Any] = {"limit": limit, "packs": list(packs) or None, "kinds": list(kinds) or None}
+    arm, corpus = asyncio.run(record_arm(Settings(), query_file.queries, config, label, search))
+    out.write_text(arm.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    if corpus_out is not None:
+        corpus_out.write_text(corpus.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    click.echo(f"recorded {len(arm.runs)} queries into {out} (snapshot {arm.corpus_snapshot_id})", err=True)

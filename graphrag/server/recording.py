@@ -1,0 +1,43 @@
+"""Run a query file through this service's own ``pack_search`` (the MCP tool, in process) and record
+the ranked hits as an evaluation arm (``graphrag eval record``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fastmcp import Client
+
+from graphrag.config import Settings
+from graphrag.embedding import load_embedder
+from graphrag.evaluation.contract import Arm, Corpus
+from graphrag.evaluation.recording import FoundEntity, RecordQuery, build_arm, snapshot_id
+from graphrag.server.app import create_server
+from graphrag.stores.graph import GraphStore
+
+
+async def record_arm(
+    settings: Settings,
+    queries: Sequence[RecordQuery],
+    config: dict[str, Any],
+    label: str,
+    search: dict[str, Any],
+) -> tuple[Arm, Corpus]:
+    """``search`` holds pack_search's other arguments (limit, packs, kinds), the same for every query."""
+    embedder = load_embedder(settings.graphrag_embedder)
+    server = create_server(settings, embedder=embedder)
+    results: list[tuple[RecordQuery, list[str]]] = []
+    async with Client(server) as client:
+        for query in queries:
+            answer = await client.call_tool("pack_search", {**search, "query": query.text})
+            hits = (answer.structured_content or {}).get("results", [])
+            results.append((query, [hit["id"] for hit in hits]))
+    with GraphStore.connect(settings) as graph:
+        snapshot = snapshot_id((r["id"], r["sha256"]) for r in graph.read("eval_snapshot"))
+        ids = sorted({i for _, found in results for i in found})
+        entities = {
+            r["id"]: FoundEntity(r["id"], r["title"], r["summary"] or "")
+            for r in graph.read("search_entities", ids=ids)
+        }
+    found = [(query, [entities[i] for i in hit_ids if i in entities]) for query, hit_ids in results]
+    return build_arm(label, config, embedder.id, snapshot, found)
