@@ -4,13 +4,16 @@
 
 Ingests a synthetic pack (bench/synthetic.py) into the running Neo4j and a temporary embedded
 Qdrant, then times each tool and the same work done without MCP (the retriever's queries and the
-numpy scan), so the server's overhead shows as a ratio. The pack is deleted afterwards.
+numpy scan), so the server's overhead shows as a ratio. The pack is deleted afterwards, unless
+``--keep DIR`` names a folder for the pack and its embedded Qdrant: then a later run with the same
+folder and size measures again without ingesting (delete the folder to start over).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import tempfile
 import time
@@ -99,21 +102,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--entities", type=int, default=1000)
     parser.add_argument("--degree", type=int, default=3)
+    parser.add_argument("--keep", type=Path, help="Folder that keeps the pack and its Qdrant between runs.")
     args = parser.parse_args()
     embedder = load_embedder("use-multilingual-v3")
-    with tempfile.TemporaryDirectory(prefix="graphrag-bench-mcp-") as tmp:
-        settings = Settings(graphrag_home=Path(tmp) / "home")
-        write_synthetic_pack(Path(tmp) / "pack", args.entities, args.degree, 6, 42)
+    with contextlib.ExitStack() as stack:
+        work = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="graphrag-bench-mcp-")))
+        settings = Settings(graphrag_home=work / "home")
+        done = work / f"ingested-{args.entities}-{args.degree}"
         with GraphStore.connect(settings) as graph:
-            graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
             try:
-                started = time.perf_counter()
-                ingest([Path(tmp) / "pack"], settings, embedder=embedder)
-                print(f"{args.entities} entities ingested in {time.perf_counter() - started:.1f}s")
+                if not done.exists():
+                    graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
+                    write_synthetic_pack(work / "pack", args.entities, args.degree, 6, 42)
+                    started = time.perf_counter()
+                    ingest([work / "pack"], settings, embedder=embedder)
+                    print(f"{args.entities} entities ingested in {time.perf_counter() - started:.1f}s")
+                    if args.keep:
+                        done.touch()
                 direct = bare(settings, embedder, graph, args.entities)
                 served = asyncio.run(through_mcp(settings, embedder, args.entities))
             finally:
-                graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
+                if not args.keep:
+                    graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
     print(f"{'tool':<12} {'MCP p50':>9} {'MCP p95':>9} {'bare p50':>9} {'bare p95':>9} {'ratio p50':>9}")
     for name, (p50, p95) in served.items():
         b50, b95 = direct[name]

@@ -4,6 +4,8 @@
 
 Uses NEO4J_URI (start a server with ``graphrag neo4j start``); writes a throw-away workspace of the local
 project, runs the archivist over it once, measures, and deletes the workspace again.
+Seeding 10,000 records takes a while: ``--keep`` leaves the workspace (its name is printed) and
+``--workspace NAME`` measures an existing one without seeding it again.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from graphrag.config import Settings
 from graphrag.embedding import load_embedder
 from graphrag.memory.access import LOCAL_PROJECT
 from graphrag.memory.archivist import Archivist
-from graphrag.memory.records import NewRecord, save
+from graphrag.memory.records import NewRecord, save_steps
 from graphrag.memory.schema import ensure_memory_schema
 from graphrag.memory.tools import register_memory_tools
 from graphrag.retrieval.vectors import MirrorIndex
@@ -43,14 +45,20 @@ QUERIES = {
     "latest (empty)": lambda rng: "",
     "no match (expansion)": lambda rng: f"zzz{rng.randrange(10**6)} qqq",
 }
+SEED_BATCH = 500  # records per transaction: one commit per save made seeding 10,000 records take ~95 s
 
 
-def seed(graph: GraphStore, workspace: str, count: int, rng: random.Random) -> None:
+def seed(graph: GraphStore, workspace: str, count: int, rng: random.Random, batch: int = SEED_BATCH) -> None:
+    """The save tool's own queries (``save_steps``), ``batch`` records per transaction (1: exactly as ``save``)."""
+    steps: list[tuple[str, dict[str, Any]]] = []
     for n in range(count):
         content = " ".join(rng.choices(WORDS, k=rng.randint(6, 18)))
         fact_key = f"fact-{n % (count // 10 or 1)}" if n % 3 == 0 else None
         new = NewRecord(content=content, scope=rng.choice(["shared", "private"]), source="bench", fact_key=fact_key)
-        save(graph, LOCAL_PROJECT, True, workspace, new)
+        steps += save_steps(LOCAL_PROJECT, True, workspace, new)[1]
+        if (n + 1) % batch == 0 or n + 1 == count:
+            graph.write_together(steps)
+            steps = []
 
 
 def server(settings: Settings, graph: GraphStore) -> FastMCP:
@@ -96,23 +104,30 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--records", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=100, help="Queries of each kind.")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--workspace", help="Measure this existing (seeded) workspace; it is kept.")
+    parser.add_argument("--seed-batch", type=int, default=SEED_BATCH, help="Records saved per transaction.")
+    parser.add_argument("--keep", action="store_true", help="Keep the seeded workspace for later runs.")
     args = parser.parse_args(argv)
     settings = Settings()
     rng = random.Random(args.seed)
-    workspace = f"bench-{uuid.uuid4().hex[:8]}"
+    workspace = args.workspace or f"bench-{uuid.uuid4().hex[:8]}"
     with GraphStore.connect(settings) as graph:
         ensure_memory_schema(graph)
         try:
-            started = time.perf_counter()
-            seed(graph, workspace, args.records, rng)
-            print(f"saved {args.records} records in {time.perf_counter() - started:.1f} s")
+            if args.workspace is None:
+                started = time.perf_counter()
+                seed(graph, workspace, args.records, rng, args.seed_batch)
+                print(f"saved {args.records} records in {time.perf_counter() - started:.1f} s")
+                started = time.perf_counter()
+                run = Archivist(graph, load_embedder(settings.graphrag_embedder)).run(LOCAL_PROJECT, workspace)
+                print(f"archivist: {run.model_dump()} in {time.perf_counter() - started:.1f} s")
             mcp = server(settings, graph)
-            started = time.perf_counter()
-            run = Archivist(graph, load_embedder(settings.graphrag_embedder)).run(LOCAL_PROJECT, workspace)
-            print(f"archivist: {run.model_dump()} in {time.perf_counter() - started:.1f} s")
             report(asyncio.run(measure(mcp, workspace, args.rounds, rng)))
         finally:
-            graph.write("memory_delete_workspace", project=LOCAL_PROJECT, workspace=workspace)
+            if args.workspace is None and not args.keep:
+                graph.write("memory_delete_workspace", project=LOCAL_PROJECT, workspace=workspace)
+            else:
+                print(f"kept workspace {workspace} (measure it again with --workspace {workspace})")
 
 
 if __name__ == "__main__":

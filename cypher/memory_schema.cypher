@@ -1,5 +1,6 @@
 // Creates the constraints and indexes of the agents' memory (idempotent; run before the memory tools serve).
-// Workspaces are unique per project; records are found by workspace, by fact key and by source.
+// Workspaces are unique per project; records are found by workspace, by fact key and by source, and the
+// newest records of a workspace are read in index order (updated_at).
 // Parameters: none.
 CREATE CONSTRAINT memory_project_id IF NOT EXISTS FOR (p:Project) REQUIRE p.id IS UNIQUE;
 CREATE CONSTRAINT memory_workspace_key IF NOT EXISTS FOR (w:Workspace) REQUIRE (w.project, w.name) IS UNIQUE;
@@ -11,3 +12,4 @@ CREATE INDEX memory_record_source IF NOT EXISTS FOR (r:MemoryRecord) ON (r.proje
 CREATE INDEX memory_entity_path IF NOT EXISTS FOR (e:Entity) ON (e.path);
 CREATE VECTOR INDEX memory_record_embedding IF NOT EXISTS FOR (r:MemoryRecord) ON (r.embedding)
   OPTIONS {indexConfig: {`vector.similarity_function`: 'cosine'}};
+CREATE INDEX memory_record_recent IF NOT EXISTS FOR (r:MemoryRecord) ON (r.project, r.workspace, r.updated_at);

@@ -12,7 +12,9 @@ from graphrag.memory.model import GraphRelation, MemoryRecord
 from graphrag.memory.text import key_text, normalise, preview
 from graphrag.stores.graph import GraphStore
 
-MAX_SELECTION = 100_000  # validate_memory reads every record of a source; this only bounds a runaway query
+# validate_memory reads every record of a source; this only bounds a runaway query (memory_records.cypher has the
+# same number as its cap when $exclude_stale).
+MAX_SELECTION = 100_000
 # A popular record may be the target of hundreds of relates_to links; a hit lists its strongest ones, so that
 # one hub cannot push a whole answer past the response budget.
 MAX_RELATIONS = 5
@@ -80,6 +82,16 @@ def select(graph: GraphStore, project: str, workspace: str, selection: Selection
 
 def save(graph: GraphStore, project: str, project_active: bool, workspace: str, new: NewRecord) -> str:
     """Store a record (activating its workspace) and link it to the pack entity its source names."""
+    record_id, steps = save_steps(project, project_active, workspace, new)
+    graph.write_together(steps)
+    return record_id
+
+
+def save_steps(
+    project: str, project_active: bool, workspace: str, new: NewRecord
+) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """The new record's id and the queries that save it, to run in one transaction (``save`` does that;
+    the benchmark seeds many records per transaction with them)."""
     stamp = now_iso()
     record: dict[str, Any] = {
         "id": str(uuid.uuid4()),
@@ -101,16 +113,14 @@ def save(graph: GraphStore, project: str, project_active: bool, workspace: str, 
         "fact_text": key_text(new.fact_key),
     }
     ids = [record["id"]]
-    graph.write_together(
-        [
-            (
-                "memory_save",
-                {"project": project, "project_active": project_active, "workspace": workspace, "record": record},
-            ),
-            ("memory_link_entities", {"project": project, "workspace": workspace, "ids": ids}),
-        ]
-    )
-    return str(record["id"])
+    steps: list[tuple[str, dict[str, Any]]] = [
+        (
+            "memory_save",
+            {"project": project, "project_active": project_active, "workspace": workspace, "record": record},
+        ),
+        ("memory_link_entities", {"project": project, "workspace": workspace, "ids": ids}),
+    ]
+    return str(record["id"]), steps
 
 
 def existing_ids(graph: GraphStore, project: str, workspace: str, ids: Sequence[str]) -> set[str]:

@@ -20,16 +20,17 @@ from graphrag.memory.search import SearchRequest
 from graphrag.memory.search import search as run_search
 from graphrag.server.context import services
 from graphrag.server.errors import tool_errors
+from graphrag.server.schemas import add_tool
 
 MAX_CONTENT_CHARS = 20_000
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+REBUILDS = ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
 def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -> None:
     """Add the memory tools; ``expander`` is the optional language model for query expansion."""
 
-    @mcp.tool(annotations=READ_ONLY)
     def search(
         query: Annotated[str, Field(description="Query text; empty lists the latest records.")],
         ctx: Context,
@@ -50,7 +51,6 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
             response = SearchResponse(result=run_search(found.graph, found.embedder, caller.project, request, expander))
             return fit_records(response, response.result, found.settings.graphrag_response_budget_bytes, "search")
 
-    @mcp.tool(annotations=WRITES)
     def save_memory(
         content: Annotated[str, Field(description="The fact, in any language.")],
         ctx: Context,
@@ -89,7 +89,6 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
             record = select(found.graph, caller.project, workspace, Selection(ids=[record_id]))[0].record
             return fit_records(record, [record], found.settings.graphrag_response_budget_bytes, "the saved record")
 
-    @mcp.tool(annotations=WRITES)
     def validate_memory(
         source_id: Annotated[str, Field(description="The source whose records are checked.")],
         ctx: Context,
@@ -138,7 +137,6 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
                 records=records,
             )
 
-    @mcp.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False))
     def run_archivist(
         ctx: Context,
         workspace: Annotated[str, Field(description="Workspace whose links and marks are rebuilt.")] = "default",
@@ -149,6 +147,11 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
             caller = current_caller()
             require_workspace(found.graph, caller, workspace)
             return Archivist(found.graph, found.embedder).run(caller.project, workspace)
+
+    add_tool(mcp, search, READ_ONLY)
+    add_tool(mcp, save_memory, WRITES)
+    add_tool(mcp, validate_memory, WRITES)
+    add_tool(mcp, run_archivist, REBUILDS)
 
 
 def _check_new(new: NewRecord, workspace: str) -> None:

@@ -16,6 +16,7 @@ from graphrag.server.budget import fit_items, largest_fitting
 from graphrag.server.context import services
 from graphrag.server.errors import coded
 from graphrag.server.paging import EntityPager, Format
+from graphrag.server.schemas import add_tool
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 MAX_HITS = 50
@@ -24,7 +25,7 @@ MAX_NODES = 500
 
 def register_pack_tools(mcp: FastMCP) -> None:
     for tool in (pack_search, pack_graph, pack_get):
-        mcp.tool(tool, annotations=READ_ONLY)
+        add_tool(mcp, tool, READ_ONLY)
 
 
 def _clamp(value: int, low: int, high: int) -> int:

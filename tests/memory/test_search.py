@@ -210,3 +210,34 @@ async def test_long_content_fits_the_response_budget(client: Client[Any]) -> Non
     assert structured + len(result.content[0].text.encode()) < 32_000  # type: ignore[union-attr]
     for hit in hits:
         hit["content"].encode("utf-16-le", errors="strict")  # no surrogate pair was split
+
+
+async def test_ranking_is_the_same_whichever_way_the_query_reads_the_workspace(client: Client[Any]) -> None:
+    """Full matches found among the newest records, the score groups of a whole scan, and the newest records
+    of an empty query all give the contract's order (score, then newest, then id)."""
+    full = [await save(client, f"alpha beta note {n}", scope="shared" if n % 2 else "private") for n in range(4)]
+    partial = [await save(client, f"alpha only note {n}", scope="team") for n in range(2)]
+    newest_full = [r["id"] for r in reversed(full)]
+    newest_partial = [r["id"] for r in reversed(partial)]
+
+    assert [h["id"] for h in await search(client, "alpha beta", limit=2)] == newest_full[:2]  # read newest first
+    both = await search(client, "alpha beta", limit=5)  # fewer full matches than the limit: a whole scan
+    assert [h["id"] for h in both] == [*newest_full, newest_partial[0]]
+    assert [h["score"] for h in both] == [2, 2, 2, 2, 1]
+    assert [h["id"] for h in await search(client, "beta alpha", limit=2, scope="private")] == [
+        full[2]["id"],
+        full[0]["id"],
+    ]
+    assert [h["id"] for h in await search(client, "", limit=3)] == [*newest_partial, newest_full[0]]
+    assert [h["id"] for h in await search(client, "", limit=2, scope="shared")] == [full[3]["id"], full[1]["id"]]
+
+
+async def test_exclude_stale_still_fills_the_limit(client: Client[Any]) -> None:
+    kept = await save(client, "alpha beta old", source_hash="sha256:1111111")
+    for n in range(3):
+        await save(client, f"alpha beta new {n}", source_hash="sha256:2222222")
+
+    hits = await search(client, "alpha beta", limit=2, current_source_hash="sha256:1111111", exclude_stale=True)
+    assert [h["id"] for h in hits] == [kept["id"]]
+    latest = await search(client, "", limit=1, current_source_hash="sha256:1111111", exclude_stale=True)
+    assert [h["id"] for h in latest] == [kept["id"]]
