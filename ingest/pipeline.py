@@ -9,8 +9,6 @@ Pack metadata, which records the embedder, is written last.
 from __future__ import annotations
 
 import json
-import queue
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -202,43 +200,20 @@ def _write_stores(
     progress: Progress,
     timings: dict[str, float],
 ) -> None:
-    """Embed on this thread while a writer thread stores each finished batch: its vectors first, then
-    its graph rows. Both stores mostly wait on I/O, so they overlap the embedding instead of following it.
+    """Batch by batch: embed, store the vectors, then the graph rows. On two cores, running the stores
+    beside the embedder (a writer thread) measured slower than this: all three are CPU-bound here.
     Entities written without a new vector (their pack.yaml changed) go last."""
     to_write = {e.id for e in work.write}
-    pending: queue.Queue[tuple[list[Entity], Any] | None] = queue.Queue(maxsize=4)
-    failures: list[BaseException] = []
-
-    def writer() -> None:
-        while (item := pending.get()) is not None:
-            if failures:
-                continue
-            batch, matrix = item
-            try:
-                if vectors is not None:
-                    with _timed(timings, "qdrant"):
-                        vectors.upsert([vector_payload(e) for e in batch], matrix)
-                with _timed(timings, "neo4j_write"):
-                    graph.write([e for e in batch if e.id in to_write])
-            except BaseException as exc:  # handed to the main thread below
-                failures.append(exc)
-
-    thread = threading.Thread(target=writer, name="store-writer", daemon=True)
-    thread.start()
-    try:
-        total = len(work.embed)
-        for done, batch in _batches(work.embed, EMBED_BATCH):
-            if failures:
-                break
-            with _timed(timings, "embed"):
-                matrix = embedder.embed([e.embedding_text for e in batch])
-            pending.put((batch, matrix))
-            progress("embed", done, total)
-    finally:
-        pending.put(None)
-        thread.join()
-    if failures:
-        raise failures[0]
+    total = len(work.embed)
+    for done, batch in _batches(work.embed, EMBED_BATCH):
+        with _timed(timings, "embed"):
+            matrix = embedder.embed([e.embedding_text for e in batch])
+        if vectors is not None:
+            with _timed(timings, "qdrant"):
+                vectors.upsert([vector_payload(e) for e in batch], matrix)
+        with _timed(timings, "neo4j_write"):
+            graph.write([e for e in batch if e.id in to_write])
+        progress("embed", done, total)
     embedded = {e.id for e in work.embed}
     rest = [e for e in work.write if e.id not in embedded]
     with _timed(timings, "neo4j_write"):
