@@ -16,7 +16,7 @@ from graphrag.stores.graph import GraphStore
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP only.")
 @click.option("--port", default=8765, show_default=True, type=int, help="HTTP only.")
 def serve(transport: str, host: str, port: int) -> None:
-    """Serve pack_search, pack_graph and pack_get over MCP.
+    """Serve the MCP tools: pack_search, pack_graph, pack_get and the memory (search, save_memory, ...).
 
     \b
     Example:
