@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -68,8 +69,10 @@ class PackManifest(BaseModel):
         return relation in self.relations or any(s.inverse == relation for s in self.relations.values())
 
 
-class Link(BaseModel):
-    """One typed link as the author wrote it, already in its declared direction."""
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One typed link as the author wrote it, already in its declared direction (internal: validated
+    by the parser, so a plain dataclass; pydantic guards the external shapes above and below)."""
 
     relation: str
     target: str
@@ -79,7 +82,8 @@ class Link(BaseModel):
     line: int | None = None
 
 
-class Entity(BaseModel):
+@dataclass(slots=True)
+class Entity:
     """A parsed, valid entity file: what the stores receive."""
 
     id: str

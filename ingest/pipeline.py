@@ -12,7 +12,6 @@ import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -158,14 +157,14 @@ def entity_row(entity: Entity) -> dict[str, Any]:
 
 
 def link_row(link: ResolvedLink) -> dict[str, Any]:
-    return asdict(link)
+    return dict(vars(link))  # dataclasses.asdict deep-copies every value: 1 s per 30,000 links
 
 
-VECTOR_PAYLOAD = {"id", "pack", "kind", "title", "path", "sha256"}  # DESIGN 3
+VECTOR_PAYLOAD = ("id", "pack", "kind", "title", "path", "sha256")  # DESIGN 3
 
 
 def vector_payload(entity: Entity) -> dict[str, Any]:
-    return entity.model_dump(include=VECTOR_PAYLOAD)
+    return {name: getattr(entity, name) for name in VECTOR_PAYLOAD}
 
 
 class GraphWriter:
