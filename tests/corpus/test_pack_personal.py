@@ -7,6 +7,7 @@ these tests are skipped (the default suite runs on the project's own fixtures).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -30,9 +31,9 @@ def pack(corpus: Path) -> Path:
     return path
 
 
-def frontmatter_entities(pack: Path) -> int:
-    """Counted independently of the ingester: files whose frontmatter PyYAML reads as a mapping."""
-    found = 0
+def frontmatters(pack: Path) -> list[dict[str, Any]]:
+    """Read independently of the ingester: every file whose frontmatter PyYAML reads as a mapping."""
+    found = []
     for path in pack.rglob("*.md"):
         text = path.read_text(encoding="utf-8-sig")
         if not text.startswith("---\n"):
@@ -41,7 +42,8 @@ def frontmatter_entities(pack: Path) -> int:
             data = yaml.safe_load(text[4:].split("\n---", 1)[0])
         except yaml.YAMLError:
             continue
-        found += isinstance(data, dict)
+        if isinstance(data, dict):
+            found.append(data)
     return found
 
 
@@ -50,7 +52,7 @@ def test_real_pack_ingests_all_but_the_three_broken_files(run_ingest, pack: Path
 
     assert report.exit_code == 1
     assert {f"{p.path}:{p.line}" for p in report.errors} == BROKEN
-    assert len(report.added) == frontmatter_entities(pack) == 374
+    assert len(report.added) == len(frontmatters(pack)) == 374
     assert count(graph, "MATCH (e:Entity {pack: 'personal-development'}) WHERE NOT e:Missing RETURN count(e)") == 374
     # typed links: the graph agrees with an ingest-free reading of the same frontmatter
     assert report.links == check([pack]).links

@@ -7,9 +7,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from tests.corpus.test_pack_personal import pack  # noqa: F401 - the fixture
+from tests.corpus.test_pack_personal import frontmatters, pack  # noqa: F401 - pack is the fixture
 
 Graph = dict[str, dict[str, set[str]]]
 
@@ -17,15 +15,8 @@ Graph = dict[str, dict[str, set[str]]]
 def frontmatter_graph(root: Path) -> Graph:
     """id -> relation -> target ids, for targets written as ids in a `related` mapping."""
     graph: Graph = {}
-    for path in root.rglob("*.md"):
-        text = path.read_text(encoding="utf-8-sig")
-        if not text.startswith("---\n"):
-            continue
-        try:
-            data = yaml.safe_load(text[4:].split("\n---", 1)[0])
-        except yaml.YAMLError:
-            continue
-        if not isinstance(data, dict) or not isinstance(data.get("related"), dict):
+    for data in frontmatters(root):
+        if not isinstance(data.get("related"), dict):
             continue
         links = graph.setdefault(str(data.get("id")), {})
         for relation, targets in data["related"].items():
