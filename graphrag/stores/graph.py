@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from types import TracebackType
 from typing import Any, Self
 
 from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
@@ -12,6 +11,7 @@ from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_ex
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError, StoreUnavailable
+from graphrag.stores import Store
 from graphrag.stores.cypher import CypherFile, query
 
 BATCH_ROWS = 1000
@@ -25,7 +25,7 @@ def _unreachable(settings: Settings, reason: object) -> StoreUnavailable:
     )
 
 
-class GraphStore:
+class GraphStore(Store):
     """A driver plus the handful of read/write helpers the services need."""
 
     def __init__(self, driver: Driver, database: str) -> None:
@@ -56,12 +56,6 @@ class GraphStore:
 
     def close(self) -> None:
         self._driver.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object | TracebackType) -> None:
-        self.close()
 
     def ensure_schema(self, name: str = "schema") -> None:
         """Run a multi-statement schema file (idempotent ``CREATE ... IF NOT EXISTS`` statements)."""

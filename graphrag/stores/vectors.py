@@ -10,7 +10,6 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Sequence
-from types import TracebackType
 from typing import Any, Self
 
 from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential_jitter
@@ -18,6 +17,7 @@ from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponen
 from graphrag.config import Settings
 from graphrag.embedding import Vectors
 from graphrag.errors import StoreUnavailable
+from graphrag.stores import Store
 
 COLLECTION = "entities"
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "pack-graphrag/entity")
@@ -43,7 +43,7 @@ _retry_transient = retry(
 )
 
 
-class VectorStore:
+class VectorStore(Store):
     def __init__(self, client: Any, where: str) -> None:
         self._client = client
         self.where = where
@@ -83,12 +83,6 @@ class VectorStore:
 
     def close(self) -> None:
         self._client.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object | TracebackType) -> None:
-        self.close()
 
     @_retry_transient
     def ensure_collection(self, embedder_id: str, dimension: int, expect_points: bool = False) -> str | None:
