@@ -12,7 +12,15 @@ import uuid
 from collections.abc import Sequence
 from typing import Any, Self
 
-from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+from tenacity import (
+    retry,
+    retry_if_exception,
+    retry_if_exception_type,
+    stop_after_attempt,
+    stop_after_delay,
+    wait_exponential_jitter,
+    wait_fixed,
+)
 
 from graphrag.config import Settings
 from graphrag.embedding import Vectors
@@ -20,6 +28,7 @@ from graphrag.errors import StoreUnavailable
 from graphrag.stores import Store
 
 COLLECTION = "entities"
+LOCK_WAIT_SECONDS = 3.0
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "pack-graphrag/entity")
 
 
@@ -43,6 +52,18 @@ _retry_transient = retry(
 )
 
 
+@retry(
+    retry=retry_if_exception_type(RuntimeError),
+    stop=stop_after_delay(LOCK_WAIT_SECONDS),
+    wait=wait_fixed(0.2),
+    reraise=True,
+)
+def _open_local(client_class: Any, path: str) -> Any:
+    """Embedded Qdrant allows one client per folder. `graphrag serve` holds it only for the moment it
+    copies the vectors into memory, so a short wait is a retry of a transient lock, not of a failure."""
+    return client_class(path=path)
+
+
 class VectorStore(Store):
     def __init__(self, client: Any, where: str) -> None:
         self._client = client
@@ -58,11 +79,11 @@ class VectorStore(Store):
         path = settings.qdrant_path
         path.mkdir(parents=True, exist_ok=True)
         try:
-            client = QdrantClient(path=str(path))
+            client = _open_local(QdrantClient, str(path))
         except RuntimeError as exc:
             raise StoreUnavailable(
-                f"embedded Qdrant at {path} is in use by another process (a running `graphrag serve` or "
-                "`graphrag watch`?): stop it, or run a Qdrant server and set QDRANT_URL"
+                f"embedded Qdrant at {path} is in use by another process (a running `graphrag ingest` or "
+                "`graphrag watch`?): wait for it or stop it, or run a Qdrant server and set QDRANT_URL"
             ) from exc
         store = cls(client, str(path))
         store._tune_local_storage()
