@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ingest.names import is_valid_id, normalise_relation
+from graphrag.names import is_valid_id, normalise_relation
 
 
 class RelationSpec(BaseModel):
@@ -96,6 +96,7 @@ class Entity:
     tags: list[str]
     path: str
     body: str
+    body_line: int  # the file line the body starts on (passages cite file lines)
     sha256: str
     properties: dict[str, Any]
     links: list[Link]

@@ -9,9 +9,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from graphrag.names import kind_label, normalise_relation
 from ingest.frontmatter import Frontmatter, FrontmatterError, parse
 from ingest.model import Entity, EntityFrontmatter, Link, PackManifest
-from ingest.names import kind_label, normalise_relation
 from ingest.report import Problem, Severity
 
 # Keys that are the entity itself, under each spelling authors use (first one wins).
@@ -110,6 +110,7 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         tags=front.tags,
         path=rel_path,
         body=fm.body,
+        body_line=fm.body_line,
         sha256=sha,
         properties=properties,
         links=links,

@@ -9,6 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from graphrag.names import relation_of_type
 from ingest.model import Entity
 from ingest.packs import Pack
 from ingest.report import DanglingLink, IngestReport, PackReport, Problem
@@ -114,7 +115,7 @@ def plan(
         report.warnings.extend(problems)
         report.links += len(links)
         report.dangling.extend(
-            DanglingLink(source=d.source, relation=d.type.lower(), target=d.target, declared_in=d.declared_in)
+            DanglingLink(source=d.source, relation=relation_of_type(d.type), target=d.target, declared_in=d.declared_in)
             for d in dangling
         )
         before = stored.get(entity.id)

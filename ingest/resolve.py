@@ -6,8 +6,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from graphrag.names import fold, is_valid_id, relationship_type
 from ingest.model import Entity
-from ingest.names import is_valid_id, relationship_type
 from ingest.report import Problem
 
 
@@ -40,13 +40,13 @@ class Resolver:
         self._ids.add(entity_id)
         for name in (title, *aliases):
             if name:
-                self._names[name.casefold()].add(entity_id)
+                self._names[fold(name)].add(entity_id)
 
     def target(self, value: str) -> tuple[str | None, bool]:
         """(resolved id or None, whether it is defined by some file)."""
         if value in self._ids:
             return value, True
-        matches = self._names.get(value.casefold(), set())
+        matches = self._names.get(fold(value), set())
         if len(matches) == 1:
             return next(iter(matches)), True
         return (value, False) if is_valid_id(value) and not _looks_like_path(value) else (None, False)

@@ -28,7 +28,7 @@ import numpy as np
 
 from graphrag.embedding import Embedder, Vectors
 from graphrag.memory.model import ArchivistRun
-from graphrag.memory.text import normalise
+from graphrag.names import fold
 from graphrag.stores.graph import GraphStore
 
 RELATES_MIN_COSINE = 0.40
@@ -254,7 +254,7 @@ def _marks(items: Sequence[Item], newer: dict[str, str | None]) -> list[dict[str
 
 
 def _has(item: Item, markers: Sequence[str]) -> bool:
-    text = normalise(f"{item.fact_key or ''} {item.content}")
+    text = fold(f"{item.fact_key or ''} {item.content}")
     return any(marker in text for marker in markers)
 
 

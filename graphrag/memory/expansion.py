@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from graphrag.embedding import Embedder
-from graphrag.memory.text import key_text, query_words
+from graphrag.memory.text import key_text
+from graphrag.names import query_words
 from graphrag.stores.graph import GraphStore
 
 ENTITY_LIMIT = 5

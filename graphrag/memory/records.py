@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphrag.memory.model import GraphRelation, MemoryRecord
-from graphrag.memory.text import key_text, normalise, preview
+from graphrag.memory.text import key_text, preview
+from graphrag.names import fold
 from graphrag.stores.graph import GraphStore
 
 # validate_memory reads every record of a source; this only bounds a runaway query (memory_records.cypher has the
@@ -109,7 +110,7 @@ def save_steps(
         "superseded_by": None,
         "created_at": stamp,
         "updated_at": stamp,
-        "match_text": normalise(f"{new.content}\n{new.source}"),
+        "match_text": fold(f"{new.content}\n{new.source}"),
         "fact_text": key_text(new.fact_key),
     }
     ids = [record["id"]]

@@ -8,7 +8,7 @@ from graphrag.embedding import Embedder
 from graphrag.memory.expansion import QueryExpander, expansion_words
 from graphrag.memory.model import MemoryRecord
 from graphrag.memory.records import Selection, select
-from graphrag.memory.text import query_words
+from graphrag.names import query_words
 from graphrag.stores.graph import GraphStore
 
 MIN_LIMIT, MAX_LIMIT = 1, 50

@@ -12,9 +12,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from graphrag.names import relation_of_type
 from graphrag.retrieval.models import EntityPage, LinkPreview
 from graphrag.retrieval.suggest import Suggestions
-from graphrag.retrieval.vocabulary import relation_name
 from graphrag.stores.graph import GraphStore
 
 PREVIEW_CHARS = 2000  # the budget caps previews at 2,000 UTF-16 units; never fetch more
@@ -42,7 +42,7 @@ class EntityReader:
             raise Suggestions(self._graph).not_found(entity_id)
         row = rows[0]
         stored = {key: _plain(value) for key, value in row["properties"].items()}
-        links = [{**link, "relation": relation_name(link["relation"])} for link in row["links"]]
+        links = [{**link, "relation": relation_of_type(link["relation"])} for link in row["links"]]
         revision = hashlib.sha256(
             json.dumps([stored, links], sort_keys=True, ensure_ascii=False, default=str).encode()
         ).hexdigest()[:32]

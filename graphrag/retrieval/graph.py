@@ -13,9 +13,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from graphrag.errors import InvalidArgument
+from graphrag.names import relation_of_type
 from graphrag.retrieval.models import GraphEdge, GraphNode, GraphResult
 from graphrag.retrieval.suggest import Suggestions
-from graphrag.retrieval.vocabulary import RelationVocabulary, Step, relation_name
+from graphrag.retrieval.vocabulary import RelationVocabulary, Step
 from graphrag.stores.cypher import CypherFile, query
 from graphrag.stores.graph import GraphStore
 
@@ -130,7 +131,7 @@ class RelationPath:
                     paths.append([*path, step.label, row["target"]])
                 source, target = (row["source"], row["target"]) if step.forward else (row["target"], row["source"])
                 edges[(source, step.type, target)] = GraphEdge(
-                    source=source, relation=relation_name(step.type), target=target, weight=row["weight"]
+                    source=source, relation=relation_of_type(step.type), target=target, weight=row["weight"]
                 )
             frontier = reached
         ends = sorted(e for e in frontier if to is None or e == to)
@@ -198,7 +199,7 @@ class PackGraph:
 
 def _edge(row: dict[str, Any]) -> GraphEdge:
     return GraphEdge(
-        source=row["source"], relation=relation_name(row["type"]), target=row["target"], weight=row["weight"]
+        source=row["source"], relation=relation_of_type(row["type"]), target=row["target"], weight=row["weight"]
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 
 from graphrag.errors import NotFound
+from graphrag.names import fold
 from graphrag.stores.graph import GraphStore
 
 
@@ -16,11 +17,11 @@ class Suggestions:
 
     def not_found(self, unknown: str) -> NotFound:
         rows = self._graph.read("graph_known_ids")
-        wanted = unknown.lower()
+        wanted = fold(unknown)
         by_text: dict[str, str] = {}
         for row in rows:
-            by_text.setdefault(row["id"].lower(), row["id"])
-            by_text.setdefault(str(row["title"]).lower(), row["id"])
+            by_text.setdefault(fold(row["id"]), row["id"])
+            by_text.setdefault(fold(str(row["title"])), row["id"])
         containing = [i for text, i in by_text.items() if wanted in text]
         close = [by_text[t] for t in difflib.get_close_matches(wanted, list(by_text), n=5, cutoff=0.5)]
         nearest = list(dict.fromkeys(close + containing))[:5]

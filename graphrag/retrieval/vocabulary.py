@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 
 from graphrag.errors import InvalidArgument
+from graphrag.names import normalise_relation, relation_of_type
 from graphrag.stores.graph import GraphStore
 
 
@@ -26,7 +27,7 @@ class Step:
     @property
     def label(self) -> str:
         """``part_of``, or ``^part_of`` when walked backwards (the spelling ``path`` accepts)."""
-        name = relation_name(self.type)
+        name = relation_of_type(self.type)
         return name if self.forward else f"^{name}"
 
 
@@ -47,10 +48,10 @@ class RelationVocabulary:
         return self._types
 
     def resolve(self, name: str) -> Step:
-        """``part_of``, ``^part_of``, ``has_part`` (a declared inverse) or ``PART_OF`` -> a step."""
+        """``part_of``, ``^part_of``, ``has_part`` (a declared inverse), ``partOf`` or ``PART_OF`` -> a step."""
         self._refresh()
         backwards = name.startswith("^")
-        step = self._names.get(relation_name(name.removeprefix("^")))
+        step = self._names.get(normalise_relation(name.removeprefix("^")) or "")
         if step is None:
             raise InvalidArgument(f"unknown relation {name!r}; known relations: {', '.join(sorted(self._names))}")
         return Step(step.type, step.forward != backwards)
@@ -60,17 +61,12 @@ class RelationVocabulary:
             return
         with self._lock:
             row = self._graph.read("graph_vocabulary")[0]
-            names = {relation_name(t): Step(t, True) for t in row["types"]}
+            names = {relation_of_type(t): Step(t, True) for t in row["types"]}
             for vocabulary in row["vocabularies"]:
                 names.update(_declared(json.loads(vocabulary)))
             self._types = sorted({step.type for step in names.values()})
             self._names = names
             self._loaded_at = time.monotonic()
-
-
-def relation_name(text: str) -> str:
-    """``PART_OF``, ``part-of``, ``part_of`` -> ``part_of`` (the spelling of relation names in answers)."""
-    return text.strip().lower().replace("-", "_")
 
 
 def _declared(vocabulary: dict[str, str | None]) -> dict[str, Step]:

@@ -1,0 +1,98 @@
+"""The one set of spelling rules, shared by ingest, retrieval and memory: ids, relation names, kind
+labels, and how text is folded before two spellings are compared.
+
+Nothing here touches a store, so every layer may import it; a rule written twice drifts (once
+``crewedBy`` was ``crewed_by`` to the ingester and unknown to ``pack_graph``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# An id: letters of any script, digits and `. _ : / -`, no spaces.
+ID_PATTERN = re.compile(r"^[\w.:/\-]+$")
+RELATION_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SEPARATORS = re.compile(r"[\s\-]+")
+# Han, kana and hangul carry no spaces between words: each character is a token of its own.
+CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
+# A name token: one CJK character, a run of digits, or a run of other letters.
+_NAME_TOKEN = re.compile(f"[{CJK_CHARS}]|\\d+|[^\\W\\d_{CJK_CHARS}]+")
+
+WORD = re.compile(r"\w+")
+# Runs of CJK are matched by overlapping bigrams (no spaces between words).
+CJK_RUN = re.compile(f"([{CJK_CHARS}]+)")
+# Words that say nothing about a topic; they would match almost every record by substring.
+STOP_WORDS = frozenset(
+    """
+    a an and are as at be by do does did for from how i in is it of on or our so the this that to us we what when
+    where which who why with you your about
+    а в во да же и из или к как ко ли на над не нас наш наша наше наши но о об от по под при про с со так там
+    то тот у что это эта эти где когда кто мы вы они он она оно я ну бы был была были есть чем чтобы для
+    的 了 是 在 我 我们 你 他 她 它 和 与 或 吗 呢 怎么 如何 什么 哪 这 那
+    """.split()
+)
+
+# Labels the graph model gives a meaning of its own; a kind may not shadow them.
+RESERVED_LABELS = frozenset({"Entity", "Missing", "Pack", "Passage"})
+
+
+def fold(text: str) -> str:
+    """Case-, width- and compatibility-insensitive form used on both sides of every match (``ё`` = ``е``)."""
+    return unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
+
+
+def name_tokens(text: str) -> list[str]:
+    """The tokens that identify a name, whatever its separators: ``PEP-0008``, ``pep 8`` and ``Pep8`` all
+    give ``['pep', '8']`` (numbers lose leading zeros); CJK text gives one token per character."""
+    return [t.lstrip("0") or "0" if t.isdigit() else t for t in _NAME_TOKEN.findall(fold(text))]
+
+
+def is_valid_id(value: str) -> bool:
+    return bool(value) and ID_PATTERN.match(value) is not None
+
+
+def normalise_relation(raw: str) -> str | None:
+    """``dependsOn`` / ``depends-on`` / ``Depends On`` / ``DEPENDS_ON`` -> ``depends_on``; None when no valid
+    name results."""
+    name = _SEPARATORS.sub("_", _CAMEL_BOUNDARY.sub("_", raw.strip())).lower()
+    return name if RELATION_PATTERN.match(name) else None
+
+
+def relationship_type(relation: str) -> str:
+    """The Neo4j relationship type of a (normalised) relation name: ``depends_on`` -> ``DEPENDS_ON``."""
+    return relation.upper()
+
+
+def relation_of_type(rel_type: str) -> str:
+    """The relation name of a relationship type: ``DEPENDS_ON`` -> ``depends_on`` (answers spell names so)."""
+    return rel_type.lower()
+
+
+def kind_label(kind: str) -> str:
+    """PascalCase label for a kind (``failure-mode`` -> ``FailureMode``), so Browser colours kinds apart."""
+    parts = [p for p in re.split(r"[^\w]+|_", _CAMEL_BOUNDARY.sub("_", kind)) if p]
+    label = "".join(p[:1].upper() + p[1:] for p in parts) or "Entity"
+    if label[0].isdigit():
+        label = "Kind" + label
+    return label + "Kind" if label in RESERVED_LABELS - {"Entity"} else label
+
+
+def query_words(query: str) -> list[str]:
+    """The distinct content words of a query, in order; stop words and single Latin/Cyrillic letters are dropped.
+
+    A CJK run becomes its overlapping character bigrams (``部署测试`` -> ``部署 署测 测试``), the usual
+    dictionary-free way to find Chinese words inside unsegmented text.
+    """
+    seen: dict[str, None] = {}
+    for token in WORD.findall(fold(query)):
+        for piece in CJK_RUN.split(token):
+            if CJK_RUN.fullmatch(piece):
+                words = [piece[i : i + 2] for i in range(len(piece) - 1)] or [piece]
+            else:
+                words = [piece] if len(piece) > 1 else []
+            for word in words:
+                if word not in STOP_WORDS:
+                    seen.setdefault(word, None)
+    return list(seen)

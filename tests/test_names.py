@@ -1,0 +1,33 @@
+"""The one names module: how ids, relation names and text are spelled and compared everywhere."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag.names import fold, name_tokens, normalise_relation, query_words
+
+
+@pytest.mark.parametrize("spelling", ["PEP 8", "pep-0008", "PEP-0008", "Pep8", "pep_8", "PEP:008", "pep/8"])
+def test_id_spellings_share_one_key(spelling: str) -> None:
+    assert name_tokens(spelling) == ["pep", "8"]
+
+
+def test_name_tokens_keep_scripts_and_split_cjk_per_character() -> None:
+    assert name_tokens("PD.FORM.047") == name_tokens("pd form 47") == ["pd", "form", "47"]
+    assert name_tokens("Юрий ГАГАРИН") == ["юрий", "гагарин"]
+    assert name_tokens("阿波罗计划") == ["阿", "波", "罗", "计", "划"]
+
+
+@pytest.mark.parametrize("raw", ["crewedBy", "crewed-by", "Crewed By", "CREWED_BY", "crewed_by"])
+def test_relation_spellings_normalise_alike(raw: str) -> None:
+    assert normalise_relation(raw) == "crewed_by"
+
+
+def test_fold_is_case_width_and_yo_insensitive() -> None:
+    assert fold("ЁЛКА") == fold("елка") == "елка"
+    assert fold("ＡＢＣ") == "abc"
+
+
+def test_query_words_drop_stop_words_and_bigram_cjk() -> None:
+    assert query_words("What is the Apollo programme?") == ["apollo", "programme"]
+    assert query_words("阿波罗计划") == ["阿波", "波罗", "罗计", "计划"]
