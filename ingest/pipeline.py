@@ -21,6 +21,7 @@ from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.model import Entity
 from ingest.packs import Pack, PackError, open_pack, read_files
+from ingest.passages import cut
 from ingest.plan import Plan, StoredEntity, plan
 from ingest.report import DanglingLink, IngestReport
 from ingest.resolve import ResolvedLink
@@ -28,6 +29,7 @@ from ingest.resolve import ResolvedLink
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 EMBED_BATCH = 1000  # one graph transaction per batch, too
 WRITE_BATCH = 500
+DERIVED_VERSION = 1  # raise when passages (or other data derived from files) are cut differently
 T = TypeVar("T")
 
 
@@ -79,11 +81,7 @@ def ingest(
             stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
             others = graph.read("ingest_other_entities", packs=pack_ids)
         stale = {p for p in pack_ids if (stored_packs.get(p) or {}).get("embedder") != embedder.id}
-        relinked = frozenset(
-            p.manifest.id
-            for p in packs
-            if p.manifest.id in stored_packs and stored_packs[p.manifest.id].get("manifest_sha256") != p.manifest_sha256
-        )
+        relinked = frozenset(p.manifest.id for p in packs if _rewrite_all(p, stored_packs.get(p.manifest.id)))
         with _timed(timings, "parse"):
             _read_changed_files(packs, stored, stale | relinked)
         with _timed(timings, "plan"):
@@ -116,6 +114,14 @@ def ingest(
     timings["total"] = time.perf_counter() - started
     work.report.timings = {k: round(v, 3) for k, v in timings.items()}
     return work.report
+
+
+def _rewrite_all(pack: Pack, stored: dict[str, Any] | None) -> bool:
+    """Every entity of a stored pack is written again when its pack.yaml changed (links read differently)
+    or its derived data (passages) was made by an older version of the ingester."""
+    return stored is not None and (
+        stored.get("manifest_sha256") != pack.manifest_sha256 or stored.get("derived_version") != DERIVED_VERSION
+    )
 
 
 def _read_changed_files(packs: list[Pack], stored: dict[str, StoredEntity], reread: set[str] | frozenset[str]) -> None:
@@ -160,6 +166,22 @@ def link_row(link: ResolvedLink) -> dict[str, Any]:
     return dict(vars(link))  # dataclasses.asdict deep-copies every value: 1 s per 30,000 links
 
 
+def passage_rows(entity: Entity) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": f"{entity.id}#{p.number}",
+            "entity": entity.id,
+            "pack": entity.pack,
+            "path": entity.path,
+            "lines": [p.first, p.last],
+            "sha256": entity.sha256,
+            "heading": p.heading,
+            "text": p.text,
+        }
+        for p in cut(entity.id, entity.body, entity.body_line)
+    ]
+
+
 VECTOR_PAYLOAD = ("id", "pack", "kind", "title", "path", "sha256")  # DESIGN 3
 
 
@@ -182,11 +204,14 @@ class GraphWriter:
         if not batch:
             return
         ids = [e.id for e in batch]
+        old = [i for i in ids if i not in self._new]
         self._graph.write_together(
             [
                 ("ingest_upsert_entities", {"rows": [entity_row(e) for e in batch]}),
-                ("ingest_delete_declared_links", {"ids": [i for i in ids if i not in self._new]}),
+                ("ingest_delete_declared_links", {"ids": old}),
                 ("ingest_write_links", {"rows": [row for i in ids for row in self._links.get(i, [])]}),
+                ("ingest_delete_passages", {"ids": old}),
+                ("ingest_write_passages", {"rows": [row for e in batch for row in passage_rows(e)]}),
             ]
         )
 
@@ -234,6 +259,7 @@ def _pack_row(pack: Pack, embedder_id: str, relation_types: list[str]) -> dict[s
         "manifest_sha256": pack.manifest_sha256,
         "relation_types": relation_types,
         "relations": json.dumps(declared, sort_keys=True),
+        "derived_version": DERIVED_VERSION,
     }
 
 

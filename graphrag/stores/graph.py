@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any, Self
 
@@ -58,9 +59,22 @@ class GraphStore(Store):
         self._driver.close()
 
     def ensure_schema(self, name: str = "schema") -> None:
-        """Run a multi-statement schema file (idempotent ``CREATE ... IF NOT EXISTS`` statements)."""
-        for statement in query(name).statements:
+        """Run a multi-statement schema file (idempotent ``CREATE ... IF NOT EXISTS`` statements).
+
+        ``IF NOT EXISTS`` would keep a full-text index whose analyzer or fields the file changed, so such
+        an index is dropped first; every index is online when this returns (a new one fills from the data).
+        """
+        statements = query(name).statements
+        wanted = dict(filter(None, map(fulltext_definition, statements)))
+        if wanted:
+            for row in self.read("schema_fulltext_indexes"):
+                definition = wanted.get(row["name"])
+                if definition is not None and definition != (row["labels"], row["properties"], row["analyzer"]):
+                    self.write("schema_drop_index", index=row["name"])
+        for statement in statements:
             self._driver.execute_query(statement, database_=self._database)
+        if wanted:
+            self.write("schema_await_indexes")
 
     def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return self.read_cypher(query(name), **params)
@@ -111,6 +125,23 @@ class GraphStore(Store):
 def _verify(driver: Driver) -> None:
     """The only retry here: a server that is still starting answers a moment later."""
     driver.verify_connectivity()
+
+
+_FULLTEXT = re.compile(
+    r"CREATE FULLTEXT INDEX (\w+) IF NOT EXISTS FOR \(\w+:(\w+)\) ON EACH \[([^\]]*)\]"
+    r".*`fulltext\.analyzer`: '([\w-]+)'",
+    re.DOTALL,
+)
+
+
+def fulltext_definition(statement: str) -> tuple[str, tuple[list[str], list[str], str]] | None:
+    """``(name, ([label], [property, ...], analyzer))`` of a full-text index statement, as SHOW INDEXES spells it."""
+    match = _FULLTEXT.search(statement)
+    if match is None:
+        return None
+    name, label, fields, analyzer = match.groups()
+    properties = [field.strip().split(".", 1)[-1] for field in fields.split(",")]
+    return name, ([label], properties, analyzer)
 
 
 def _chunks(rows: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:

@@ -1,0 +1,6 @@
+// The full-text indexes as they exist, with their analyzer, labels and properties (to find one whose
+// definition changed: it is dropped and created again).
+// Parameters: none.
+SHOW FULLTEXT INDEXES
+YIELD name, labelsOrTypes, properties, options
+RETURN name, labelsOrTypes AS labels, properties, options.indexConfig.`fulltext.analyzer` AS analyzer
