@@ -10,6 +10,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
+from graphrag.retrieval.candidates import Evidence
+
 
 class Clippable(BaseModel):
     """A result item with text fields the response budget may shorten (and then says so)."""
@@ -28,11 +30,50 @@ class SearchHit(Clippable):
     summary: str
     path: str = Field(description="Pack-relative path of the entity's file.")
     sha256: str = Field(description="Content hash of the file the hit comes from (provenance).")
-    score: float = Field(description="Cosine similarity of the query to the entity's summary.")
+    score: float = Field(
+        description="Higher is better, comparable within one answer only. vector: cosine similarity of the query "
+        "to the summary; text: full-text relevance; hybrid: fused rank score, 1 added when the query names the entity."
+    )
+    matched: list[Evidence] = Field(description="Why it is here: linked (named), text, vector, graph.")
+    via: list[str] | None = Field(
+        default=None, description="For a graph hit: the typed path from a seed, as pack_graph writes paths."
+    )
 
 
 class SearchResult(BaseModel):
     results: list[SearchHit] = Field(description="Best first.")
+
+
+class ContextEntity(Clippable):
+    clip_fields: ClassVar[tuple[str, ...]] = ("summary",)
+
+    id: str
+    kind: str
+    title: str
+    summary: str
+    matched: list[Evidence] = Field(description="Why it is here: linked (named), text, vector, graph.")
+    via: list[str] | None = Field(default=None, description="For a graph hit: the typed path from a seed.")
+
+
+class ContextPassage(Clippable):
+    """A passage of an entity's body: exactly lines ``lines[0]..lines[1]`` of the file at ``path``."""
+
+    clip_fields: ClassVar[tuple[str, ...]] = ("text",)
+
+    id: str = Field(description="The entity whose body it is.")
+    path: str = Field(description="Pack-relative path of the entity's file.")
+    lines: list[int] = Field(description="First and last line in the file, 1-based, inclusive.")
+    sha256: str = Field(description="Content hash of the file, for citation.")
+    text: str
+
+
+class ContextResult(BaseModel):
+    entities: list[ContextEntity] = Field(description="Most useful first: named entities, then retrieved ones.")
+    paths: list[list[str]] = Field(description="Typed paths connecting them: alternating ids and relation names.")
+    passages: list[ContextPassage] = Field(description="Body passages most relevant to the question, best first.")
+    omitted_passages: int = Field(
+        default=0, description="Passages left out (from the end) because even shortened they did not fit the budget."
+    )
 
 
 class GraphNode(BaseModel):

@@ -23,7 +23,8 @@ from graphrag.server.errors import InvalidArgumentsMiddleware
 from graphrag.server.tools import register_pack_tools
 from graphrag.stores.graph import GraphStore
 
-INSTRUCTIONS = """Knowledge packs as a typed graph. pack_search finds entities by meaning;
+INSTRUCTIONS = """Knowledge packs as a typed graph. pack_context answers a multi-hop question in one call
+(entities, connecting paths, citable passages); pack_search finds entities by name, words and meaning;
 pack_graph follows typed links (neighbourhood, shortest paths with `to`, relation chains with `path`);
 pack_get reads one entity whole (large bodies in pages with cursor='start').
 search finds saved memory records (with provenance, freshness status and graph_relations); save_memory

@@ -8,12 +8,13 @@ from fastmcp import Context, FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from graphrag.retrieval.context import PackContext
 from graphrag.retrieval.entity import EntityReader
 from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
-from graphrag.retrieval.models import EntityPage, GraphResult, SearchResult
-from graphrag.retrieval.search import PackSearch
-from graphrag.server.budget import fit_items, largest_fitting
-from graphrag.server.context import services
+from graphrag.retrieval.models import ContextResult, EntityPage, GraphResult, SearchResult
+from graphrag.retrieval.search import Mode, PackSearch
+from graphrag.server.budget import ResponseTooLarge, fit_items, largest_fitting
+from graphrag.server.context import Services, services
 from graphrag.server.errors import coded
 from graphrag.server.paging import EntityPager, Format
 from graphrag.server.schemas import add_tool
@@ -24,7 +25,7 @@ MAX_NODES = 500
 
 
 def register_pack_tools(mcp: FastMCP) -> None:
-    for tool in (pack_search, pack_graph, pack_get):
+    for tool in (pack_search, pack_context, pack_graph, pack_get):
         add_tool(mcp, tool, READ_ONLY)
 
 
@@ -38,15 +39,53 @@ def pack_search(
     limit: Annotated[int, Field(description="Most hits; clamped to 1..50.")] = 10,
     packs: Annotated[list[str] | None, Field(description="Only these packs (ids).")] = None,
     kinds: Annotated[list[str] | None, Field(description="Only these kinds, e.g. ['mission'].")] = None,
+    mode: Annotated[
+        Mode,
+        Field(
+            description="hybrid: named entities, words, meaning and the typed links around them, fused; "
+            "vector: meaning of the summary only; text: words of title, aliases, summary and body only."
+        ),
+    ] = "hybrid",
     *,
     ctx: Context,
 ) -> SearchResult:
-    """Entities whose summaries are closest in meaning to the query, best first (multilingual)."""
+    """Entities for a query, best first, each saying why (matched: linked, text, vector, graph; via: the path)."""
     found = services(ctx)
-    result = PackSearch(found.graph, found.embedder, found.vectors).search(
-        query, _clamp(limit, 1, MAX_HITS), packs, kinds
-    )
+    result = _search(found).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
     return fit_items(result, result.results, found.settings.graphrag_response_budget_bytes, "the search results")
+
+
+@coded
+def pack_context(
+    question: Annotated[str, Field(min_length=1, description="The question, in any language.")],
+    packs: Annotated[list[str] | None, Field(description="Only entities of these packs (ids).")] = None,
+    kinds: Annotated[list[str] | None, Field(description="Only entities of these kinds.")] = None,
+    *,
+    ctx: Context,
+) -> ContextResult:
+    """What a multi-hop answer needs in one call: entities (named first, each with why), the typed paths
+    connecting them, and the body passages that best match the question (path, line range and sha256 to cite)."""
+    found = services(ctx)
+    result = PackContext(found.graph, _search(found)).build(question, packs, kinds)
+    return _fit_context(result, found.settings.graphrag_response_budget_bytes)
+
+
+def _fit_context(result: ContextResult, budget: int) -> ContextResult:
+    """Passages are shortened first (they are the longest fields), then the last ones left out and counted;
+    entities and paths are never dropped (``response_too_large`` if they alone cannot fit)."""
+    passages = result.passages
+    for kept in range(len(passages), -1, -1):
+        trimmed = result.model_copy(update={"passages": passages[:kept], "omitted_passages": len(passages) - kept})
+        try:
+            return fit_items(trimmed, [*trimmed.passages, *trimmed.entities], budget, "the context")
+        except ResponseTooLarge:
+            if kept == 0:
+                raise
+    raise AssertionError("unreachable: the loop returns or raises at kept == 0")
+
+
+def _search(found: Services) -> PackSearch:
+    return PackSearch(found.graph, found.embedder, found.vectors, found.snapshot)
 
 
 @coded

@@ -35,7 +35,9 @@ async def test_tools_are_typed_read_only_with_output_schemas(example: Client[Any
 
 
 async def test_search_ranks_across_languages_with_provenance(example: Client[Any]) -> None:
-    found = SearchResult.model_validate(await call(example, "pack_search", query="first soft landing on the Moon"))
+    found = SearchResult.model_validate(
+        await call(example, "pack_search", query="first soft landing on the Moon", mode="vector")
+    )
 
     assert found.results[0].id == "SM.MISSION.LUNA9"  # a Russian summary found by an English query
     top = found.results[0]

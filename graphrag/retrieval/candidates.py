@@ -1,0 +1,44 @@
+"""What every retriever hands the fusion: one ranked list of candidate entities, under one interface.
+
+In the spirit of neo4j-graphrag-python's retrievers: each strategy (vector, text, linking, graph) is a
+small class with one method, ``retrieve(query)``, and returns ``Candidate``s best first; the fusion
+needs nothing else, so a new strategy is one more class, not a change to the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+Evidence = Literal["linked", "text", "vector", "graph"]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """An entity one retriever found: its score in that retriever's own terms, and for a graph
+    candidate the typed path from a seed (``[seed, relation, id, ...]``, ``^`` for a backward hop)."""
+
+    id: str
+    score: float
+    via: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class Query:
+    """One question as every retriever sees it; ``seeds`` are the entities the graph walk starts from
+    (weight each), filled by the fusion from the other retrievers' best candidates."""
+
+    text: str
+    limit: int
+    packs: Sequence[str] | None = None
+    kinds: Sequence[str] | None = None
+    seeds: dict[str, float] = field(default_factory=dict)
+
+
+class Retriever(Protocol):
+    """One strategy: candidates best first, at most ``query.limit``, within the query's packs and kinds."""
+
+    evidence: Evidence
+
+    def retrieve(self, query: Query) -> list[Candidate]: ...

@@ -1,0 +1,69 @@
+"""``pack_context``: what a multi-hop answer needs in one call: the entities (named and retrieved, each
+with why), the typed paths that connect them, and the body passages that best match the question.
+
+Passages come round by round: first the best passage of each entity in entity order (its opening when
+none matches the question's words, e.g. a question in another language), then each entity's next best,
+so the top entities are all represented before any gets a second passage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from graphrag.retrieval.lexical import PassageHit, PassageSearch
+from graphrag.retrieval.models import ContextEntity, ContextPassage, ContextResult
+from graphrag.retrieval.search import PackSearch
+from graphrag.stores.graph import GraphStore
+
+CONTEXT_ENTITIES = 10
+MAX_PASSAGES = 12
+PASSAGE_FETCH = 1000  # passage index hits read before keeping those of the chosen entities
+
+
+class PackContext:
+    def __init__(self, graph: GraphStore, search: PackSearch) -> None:
+        self._graph = graph
+        self._search = search
+        self._passages = PassageSearch(graph)
+
+    def build(self, question: str, packs: Sequence[str] | None, kinds: Sequence[str] | None) -> ContextResult:
+        ranked = self._search.rank(question, CONTEXT_ENTITIES, packs, kinds, "hybrid")
+        rows = {row["id"]: row for row in self._graph.read("search_entities", ids=[r.id for r in ranked])}
+        entities = [
+            ContextEntity(
+                id=r.id,
+                kind=rows[r.id]["kind"],
+                title=rows[r.id]["title"],
+                summary=rows[r.id]["summary"] or "",
+                matched=r.matched,
+                via=r.via,
+            )
+            for r in ranked
+            if r.id in rows
+        ]
+        paths: list[list[str]] = []
+        for entity in entities:
+            if entity.via and len(entity.via) > 1 and entity.via not in paths:
+                paths.append(entity.via)
+        ids = [e.id for e in entities]
+        return ContextResult(entities=entities, paths=paths, passages=self._choose_passages(question, ids))
+
+    def _choose_passages(self, question: str, ids: list[str]) -> list[ContextPassage]:
+        per_entity: dict[str, list[PassageHit]] = {i: [] for i in ids}
+        seen: set[tuple[str, int]] = set()
+        for hit in self._passages.matching(question, ids, PASSAGE_FETCH):
+            if (hit.id, hit.lines[0]) not in seen:
+                seen.add((hit.id, hit.lines[0]))
+                per_entity[hit.id].append(hit)
+        unmatched = [i for i in ids if not per_entity[i]]
+        for opening in self._passages.openings(unmatched):
+            per_entity[opening.id].append(opening)
+        chosen: list[PassageHit] = []
+        depth = 0
+        while len(chosen) < MAX_PASSAGES and any(len(hits) > depth for hits in per_entity.values()):
+            chosen += [hits[depth] for hits in per_entity.values() if len(hits) > depth]
+            depth += 1
+        return [
+            ContextPassage(id=p.id, path=p.path, lines=p.lines, sha256=p.sha256, text=p.text)
+            for p in chosen[:MAX_PASSAGES]
+        ]

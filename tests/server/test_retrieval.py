@@ -1,0 +1,141 @@
+"""Graph-aware retrieval through the MCP client on the real stores: modes, linking, the walk, passages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastmcp import Client
+
+from graphrag.retrieval.models import ContextResult, SearchResult
+from graphrag.stores.graph import GraphStore
+from tests.conftest import EXAMPLES
+from tests.server.conftest import wire_bytes, write_entity
+from tests.server.test_pack_tools import call
+
+
+async def search(client: Client[Any], query: str, **arguments: Any) -> SearchResult:
+    return SearchResult.model_validate(await call(client, "pack_search", query=query, **arguments))
+
+
+@pytest.mark.parametrize(
+    "spelling", ["SM.MISSION.APOLLO11", "sm mission apollo 11", "sm-mission-apollo-011", "Apollo 11", "APOLLO 11"]
+)
+async def test_an_entity_named_by_id_or_title_in_any_spelling_ranks_first(example: Client[Any], spelling: str) -> None:
+    found = await search(example, f"what happened on {spelling}?")
+
+    assert found.results[0].id == "SM.MISSION.APOLLO11"
+    assert found.results[0].matched[0] == "linked"
+
+
+async def test_titles_link_in_any_script_and_case(example: Client[Any]) -> None:
+    found = await search(example, "что известно про ЮРИЯ ГАГАРИНА или про сергей королёв")
+
+    assert found.results[0].id == "SM.PERSON.KOROLEV"  # "Сергей Королёв" as a phrase; the inflected name is not
+    assert [hit.id for hit in found.results if "linked" in hit.matched] == ["SM.PERSON.KOROLEV"]
+
+
+async def test_graph_hits_say_the_typed_path_from_the_named_entity(example: Client[Any]) -> None:
+    found = await search(example, "Which rocket launched Vostok 1?")
+    walked = [hit for hit in found.results if "graph" in hit.matched]
+
+    assert found.results[0].id == "SM.MISSION.VOSTOK1"
+    assert "SM.VEHICLE.VOSTOK" in [hit.id for hit in found.results[:3]]
+    vehicle = next(hit for hit in walked if hit.id == "SM.VEHICLE.VOSTOK")
+    assert vehicle.via == ["SM.MISSION.VOSTOK1", "launched_by", "SM.VEHICLE.VOSTOK"]
+    assert all(hit.via and hit.via[0] == "SM.MISSION.VOSTOK1" and hit.via[-1] == hit.id for hit in walked)
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "vector", "text"])
+async def test_filters_and_limits_hold_in_every_mode(example: Client[Any], mode: str) -> None:
+    found = await search(example, "Apollo 11 moon landing rocket", mode=mode, kinds=["person"], limit=2)
+
+    assert 0 < len(found.results) <= 2
+    assert {hit.kind for hit in found.results} == {"person"}
+    if mode != "hybrid":
+        assert all(hit.matched == [mode] for hit in found.results)
+
+
+async def test_a_name_shared_by_two_entities_links_neither(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pack = tmp_path / "twins"
+    pack.mkdir()
+    write_entity(pack, "T.ONE", "The first twin.", title="Gemini", summary="One of two.")
+    write_entity(pack, "T.TWO", "The second twin.", title="Gemini", summary="The other one.")
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, "tell me about Gemini")
+
+    assert {hit.id for hit in found.results} == {"T.ONE", "T.TWO"}
+    assert not any("linked" in hit.matched for hit in found.results)
+
+
+async def test_text_search_stems_russian_and_pairs_chinese_characters(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pack = tmp_path / "languages"
+    pack.mkdir()
+    write_entity(pack, "L.RU", "Космические корабли стартовали с космодрома.", title="Старты", summary="Запуски.")
+    write_entity(pack, "L.ZH", "阿波罗计划把宇航员送上月球。", title="阿波罗", summary="登月。")
+    write_entity(pack, "L.ZH2", "计算和规划是两件事。", title="算法", summary="别的。")
+    run_ingest(pack)
+    async with client_for() as client:
+        russian = await search(client, "космический корабль", mode="text")
+        chinese = await search(client, "计划", mode="text")
+
+    assert [hit.id for hit in russian.results] == ["L.RU"]  # корабли ~ корабль, космические ~ космический
+    assert [hit.id for hit in chinese.results] == ["L.ZH"]  # the bigram 计划, not 计 and 划 apart
+
+
+async def test_a_changed_analyzer_is_recreated_by_the_next_ingest(graph: GraphStore, run_ingest) -> None:  # type: ignore[no-untyped-def]
+    graph.ensure_schema("test_standard_ru_index")
+    assert {r["name"]: r["analyzer"] for r in graph.read("schema_fulltext_indexes")}["entity_text_ru"] == "standard"
+
+    run_ingest(EXAMPLES / "space-missions")
+
+    assert {r["name"]: r["analyzer"] for r in graph.read("schema_fulltext_indexes")}["entity_text_ru"] == "russian"
+
+
+async def test_passages_are_replaced_with_their_file(graph: GraphStore, run_ingest, pack_copy: Path) -> None:  # type: ignore[no-untyped-def]
+    run_ingest(pack_copy)
+    before = graph.read("test_passages", ids=["SM.MISSION.VOSTOK1"])
+    file = pack_copy / "missions" / "vostok-1.md"
+    file.write_text(file.read_text(encoding="utf-8") + "\n## Посадка\n\nСпускаемый аппарат отделился.\n", "utf-8")
+    run_ingest(pack_copy)
+    after = graph.read("test_passages", ids=["SM.MISSION.VOSTOK1"])
+    file.unlink()
+    run_ingest(pack_copy)
+
+    assert len(after) == len(before) + 1
+    assert after[-1]["text"] == "## Посадка\n\nСпускаемый аппарат отделился."
+    assert {p["sha256"] for p in after} != {p["sha256"] for p in before}
+    assert graph.read("test_passages", ids=["SM.MISSION.VOSTOK1"]) == []
+
+
+async def test_context_gives_entities_paths_and_citable_passages(example: Client[Any]) -> None:
+    context = ContextResult.model_validate(
+        await call(example, "pack_context", question="Which rocket launched Vostok 1, and who designed it?")
+    )
+
+    assert context.entities[0].id == "SM.MISSION.VOSTOK1"
+    assert ["SM.MISSION.VOSTOK1", "launched_by", "SM.VEHICLE.VOSTOK"] in context.paths
+    assert context.passages
+    for passage in context.passages:
+        lines = (EXAMPLES / "space-missions" / passage.path).read_text(encoding="utf-8").split("\n")
+        assert passage.text == "\n".join(lines[passage.lines[0] - 1 : passage.lines[1]])
+
+
+async def test_context_within_a_small_budget_keeps_every_entity_and_counts_left_out_passages(
+    run_ingest, client_for
+) -> None:  # type: ignore[no-untyped-def]
+    run_ingest(EXAMPLES / "space-missions")
+    question = {"question": "Apollo 11 landing on the Moon"}
+    async with client_for() as client:
+        whole = ContextResult.model_validate((await client.call_tool("pack_context", question)).structured_content)
+    async with client_for(graphrag_response_budget_bytes=9000) as client:
+        result = await client.call_tool("pack_context", question)
+    small = ContextResult.model_validate(result.structured_content)
+
+    assert wire_bytes(result) <= 9000
+    assert [e.id for e in small.entities] == [e.id for e in whole.entities]
+    assert small.paths == whole.paths
+    assert small.passages and small.omitted_passages > 0
+    assert len(small.passages) + small.omitted_passages == len(whole.passages)
