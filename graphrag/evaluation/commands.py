@@ -187,6 +187,11 @@ def import_labels(experiment: Path, labels: Path, key: Path) -> None:
 @click.option("--limit", default=10, show_default=True, help="Hits per query (pack_search's limit).")
 @click.option("--pack", "packs", multiple=True, help="Only these packs (repeatable).")
 @click.option("--kind", "kinds", multiple=True, help="Only these kinds (repeatable).")
+@click.option(
+    "--mode",
+    type=click.Choice(["hybrid", "vector", "text"]),
+    help="pack_search's retrieval mode; recorded as config reranker.retrievalMode. Default: the tool's own.",
+)
 @_guarded
 def record(
     queries: Path,
@@ -197,27 +202,34 @@ def record(
     limit: int,
     packs: tuple[str, ...],
     kinds: tuple[str, ...],
+    mode: str | None,
 ) -> None:
     """Run QUERIES through this service's pack_search and write the ranked hits as an arm.
 
     QUERIES is a JSON list of {"queryId", "text"} (or a file with a "queries" list, such as an
-    experiment). The embedder's id is added to the config's models. Answers are left empty:
-    fill them from your generation step before `compare`. Needs Neo4j and ingested packs.
+    experiment). The embedder's id is added to the config's models, and --mode (passed to
+    pack_search) to its reranker section as retrievalMode, so two arms can differ in that key
+    alone. Answers are left empty: fill them from your generation step before `compare`. Needs
+    Neo4j and ingested packs.
 
     \b
     Example:
         graphrag eval record queries.json --config baseline-config.json --out baseline.json
+        graphrag eval record queries.json --config baseline-config.json --out text.json --mode text
     """
     import asyncio
 
     from graphrag.config import Settings
-    from graphrag.evaluation.recording import QueryFile
+    from graphrag.evaluation.recording import QueryFile, with_retrieval_mode
     from graphrag.server.recording import record_arm
 
     raw = json.loads(queries.read_text(encoding="utf-8"))
     query_file = QueryFile.model_validate({"queries": raw} if isinstance(raw, list) else raw)
     config = json.loads(config_file.read_text(encoding="utf-8"))
     search: dict[str, Any] = {"limit": limit, "packs": list(packs) or None, "kinds": list(kinds) or None}
+    if mode is not None:  # unset, the tool's default applies and the config says nothing about it
+        search["mode"] = mode
+        config = with_retrieval_mode(config, mode)
     arm, corpus = asyncio.run(record_arm(Settings(), query_file.queries, config, label, search))
     out.write_text(arm.model_dump_json(indent=2) + "\n", encoding="utf-8")
     if corpus_out is not None:

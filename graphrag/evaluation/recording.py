@@ -22,6 +22,7 @@ from graphrag.evaluation.contract import Answer, Arm, ArmConfig, Corpus, Hit, Ru
 from graphrag.evaluation.spans import utf16_length
 
 EMBEDDER_KEY = "embedder"
+RETRIEVAL_MODE_KEY = "retrievalMode"
 
 
 class RecordQuery(BaseModel):
@@ -50,6 +51,12 @@ class FoundEntity:
     @property
     def text(self) -> str:
         return f"{self.title}. {self.summary}" if self.summary else self.title
+
+
+def with_retrieval_mode(config: dict[str, Any], mode: str) -> dict[str, Any]:
+    """The config with ``reranker.retrievalMode`` set: the contract has no retriever section, and the
+    reranker's is the ranking stage, so arms recorded with different modes differ in that key alone."""
+    return {**config, "reranker": {**config.get("reranker", {}), RETRIEVAL_MODE_KEY: mode}}
 
 
 def snapshot_id(content_hashes: Iterable[tuple[str, str]]) -> str:

@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from fastmcp import Client
+from fastmcp.exceptions import ToolError
 
 from graphrag.config import Settings
 from graphrag.embedding import load_embedder
+from graphrag.errors import InvalidArgument
 from graphrag.evaluation.contract import Arm, Corpus
 from graphrag.evaluation.recording import FoundEntity, RecordQuery, build_arm, snapshot_id
 from graphrag.server.app import create_server
@@ -23,13 +25,19 @@ async def record_arm(
     label: str,
     search: dict[str, Any],
 ) -> tuple[Arm, Corpus]:
-    """``search`` holds pack_search's other arguments (limit, packs, kinds), the same for every query."""
+    """``search`` holds pack_search's other arguments (limit, packs, kinds, mode), the same for every query."""
     embedder = load_embedder(settings.graphrag_embedder)
     server = create_server(settings, embedder=embedder)
     results: list[tuple[RecordQuery, list[str]]] = []
     async with Client(server) as client:
         for query in queries:
-            answer = await client.call_tool("pack_search", {**search, "query": query.text})
+            try:
+                answer = await client.call_tool("pack_search", {**search, "query": query.text})
+            except ToolError as error:  # a refused argument (a mode this server lacks) is the caller's, not a bug
+                reason = str(error).removeprefix(f"{InvalidArgument.code}: ")
+                if reason == str(error):
+                    raise
+                raise InvalidArgument(f"pack_search refused query {query.query_id}: {reason}") from error
             hits = (answer.structured_content or {}).get("results", [])
             results.append((query, [hit["id"] for hit in hits]))
     with GraphStore.connect(settings) as graph:
