@@ -1,4 +1,4 @@
-"""A synthetic pack of any size: mixed English, Russian and Chinese summaries, typed links.
+"""A synthetic pack of any size: mixed English, Russian and Chinese summaries and bodies, typed links.
 
 Deterministic for a seed, so two benchmark runs ingest the same files.
 """
@@ -29,8 +29,11 @@ def entity_id(index: int) -> str:
     return f"BENCH.{index:06d}"
 
 
-def write_synthetic_pack(root: Path, entities: int, degree: int = 3, relation_types: int = 6, seed: int = 42) -> None:
-    """``entities`` files under ``root`` (100 per folder), each with ``degree`` typed links."""
+def write_synthetic_pack(
+    root: Path, entities: int, degree: int = 3, relation_types: int = 6, seed: int = 42, sections: int = 3
+) -> None:
+    """``entities`` files under ``root`` (100 per folder), each with ``degree`` typed links and a body of
+    ``sections`` sections of two paragraphs (about 1.5 kB of text: several passages per entity)."""
     rng = random.Random(seed)
     relations = relation_names(relation_types)
     root.mkdir(parents=True, exist_ok=True)
@@ -56,6 +59,10 @@ def write_synthetic_pack(root: Path, entities: int, degree: int = 3, relation_ty
             targets.setdefault(rng.choice(relations), []).append(entity_id(rng.randrange(entities)))
         lines += [f"  {name}: [{', '.join(ids)}]" for name, ids in targets.items()]
         lines += ["---", "", f"# {title}", "", summary, ""]
+        for section in range(sections):
+            lines += [f"## {rng.choice(words)} {section + 1}", ""]
+            for _ in range(2):
+                lines += [sep.join(rng.choice(words) for _ in range(rng.randint(40, 80))), ""]
         folder = root / f"part-{index // 100:04d}"
         folder.mkdir(exist_ok=True)
         (folder / f"{entity_id(index)}.md").write_text("\n".join(lines), encoding="utf-8")
@@ -68,8 +75,9 @@ def main() -> None:
     parser.add_argument("--degree", type=int, default=3)
     parser.add_argument("--relation-types", type=int, default=6)
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--sections", type=int, default=3)
     args = parser.parse_args()
-    write_synthetic_pack(args.root, args.entities, args.degree, args.relation_types, args.seed)
+    write_synthetic_pack(args.root, args.entities, args.degree, args.relation_types, args.seed, args.sections)
 
 
 if __name__ == "__main__":
