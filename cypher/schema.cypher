@@ -1,17 +1,16 @@
 // Creates the constraints and indexes of the graph model (idempotent; run at every ingest and server start).
 // Full-text indexes come one per language family, each with its analyzer (English stemming, Russian
-// stemming, CJK bigrams); a query uses the ones its scripts need. Neo4j allows one full-text index per
-// label and ordered property list, so the three list the same fields in three orders. An index whose
-// analyzer or fields differ from these is dropped first (an index cannot be altered), so a change here
-// takes effect.
+// stemming, CJK bigrams); a query uses the ones its scripts need. Of a body each index gets only the
+// words in its script (body_latin, body_ru, body_cjk: written by ingest), so a word is analysed once, not
+// three times. Passages need no index: a question's passages are ranked among its entities' own. They are eventually consistent (updated after commit, off
+// the writing transaction); ingest waits for them before it returns. An index whose analyzer or fields
+// differ from these, or that this file no longer lists, is dropped (an index cannot be altered), so a
+// change here takes effect.
 // Parameters: none.
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT pack_id IF NOT EXISTS FOR (p:Pack) REQUIRE p.id IS UNIQUE;
 CREATE INDEX entity_pack IF NOT EXISTS FOR (e:Entity) ON (e.pack);
 CREATE INDEX passage_entity IF NOT EXISTS FOR (p:Passage) ON (p.entity);
-CREATE FULLTEXT INDEX entity_text IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body] OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
-CREATE FULLTEXT INDEX entity_text_ru IF NOT EXISTS FOR (e:Entity) ON EACH [e.body, e.title, e.summary, e.alias_text] OPTIONS {indexConfig: {`fulltext.analyzer`: 'russian'}};
-CREATE FULLTEXT INDEX entity_text_cjk IF NOT EXISTS FOR (e:Entity) ON EACH [e.alias_text, e.title, e.summary, e.body] OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}};
-CREATE FULLTEXT INDEX passage_text IF NOT EXISTS FOR (p:Passage) ON EACH [p.text] OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
-CREATE FULLTEXT INDEX passage_text_ru IF NOT EXISTS FOR (p:Passage) ON EACH [p.text, p.heading] OPTIONS {indexConfig: {`fulltext.analyzer`: 'russian'}};
-CREATE FULLTEXT INDEX passage_text_cjk IF NOT EXISTS FOR (p:Passage) ON EACH [p.heading, p.text] OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}}
+CREATE FULLTEXT INDEX entity_text IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body] OPTIONS {indexConfig: {`fulltext.analyzer`: 'english', `fulltext.eventually_consistent`: true}};
+CREATE FULLTEXT INDEX entity_text_ru IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body_ru] OPTIONS {indexConfig: {`fulltext.analyzer`: 'russian', `fulltext.eventually_consistent`: true}};
+CREATE FULLTEXT INDEX entity_text_cjk IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body_cjk] OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: true}}

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Literal
+
+Script = Literal["latin", "cyrillic", "cjk"]
 
 # An id: letters of any script, digits and `. _ : / -`, no spaces.
 ID_PATTERN = re.compile(r"^[\w.:/\-]+$")
@@ -17,6 +20,19 @@ _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[\s\-]+")
 # Han, kana and hangul carry no spaces between words: each character is a token of its own.
 CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
+CYRILLIC_CHARS = "\u0400-\u04ff"
+# The scripts the full-text indexes are analysed for (English/Latin stems, Russian stems, CJK bigrams);
+# letters of any other script go with Latin.
+SCRIPTS: dict[Script, re.Pattern[str]] = {
+    "latin": re.compile(f"[^\\W\\d_{CYRILLIC_CHARS}{CJK_CHARS}]"),
+    "cyrillic": re.compile(f"[{CYRILLIC_CHARS}]"),
+    "cjk": re.compile(f"[{CJK_CHARS}]"),
+}
+_SCRIPT_WORDS: dict[Script, re.Pattern[str]] = {
+    "latin": re.compile(f"[^\\W{CYRILLIC_CHARS}{CJK_CHARS}]+"),  # and digits: numbers are searched there
+    "cyrillic": re.compile(f"[{CYRILLIC_CHARS}]+"),
+    "cjk": re.compile(f"[{CJK_CHARS}]+"),
+}
 # A name token: one CJK character, a run of digits, or a run of other letters.
 _NAME_TOKEN = re.compile(f"[{CJK_CHARS}]|\\d+|[^\\W\\d_{CJK_CHARS}]+")
 
@@ -96,3 +112,14 @@ def query_words(query: str) -> list[str]:
                 if word not in STOP_WORDS:
                     seen.setdefault(word, None)
     return list(seen)
+
+
+def script_of(word: str) -> Script | None:
+    """The script a word is written in (None for digits alone)."""
+    return next((script for script, letters in SCRIPTS.items() if letters.search(word)), None)
+
+
+def script_text(text: str, script: Script) -> str | None:
+    """Only the words of ``text`` in one script (CJK: its runs), space-separated: what that script's
+    full-text index needs of a long text, so each word is analysed once rather than by every index."""
+    return " ".join(_SCRIPT_WORDS[script].findall(text)) or None

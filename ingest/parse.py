@@ -18,7 +18,18 @@ from ingest.report import Problem, Severity
 _CORE_ALIASES = {"kind": ("kind", "type"), "title": ("title", "name")}
 _CORE_KEYS = {"id", "summary", "aliases", "tags", "related"}
 # Property names the graph model uses itself; a frontmatter key with one of them is kept as fm_<key>.
-_RESERVED_PROPERTIES = {"pack", "path", "body", "sha256", "revision", "ingested_at", "kind_label", "alias_text"}
+_RESERVED_PROPERTIES = {
+    "pack",
+    "path",
+    "body",
+    "body_ru",
+    "body_cjk",
+    "sha256",
+    "revision",
+    "ingested_at",
+    "kind_label",
+    "alias_text",
+}
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
+from graphrag.names import script_text
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.model import Entity
@@ -29,7 +30,7 @@ from ingest.resolve import ResolvedLink
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 EMBED_BATCH = 1000  # one graph transaction per batch, too
 WRITE_BATCH = 500
-DERIVED_VERSION = 1  # raise when passages (or other data derived from files) are cut differently
+DERIVED_VERSION = 2  # raise when passages (or other data derived from files) are cut differently
 T = TypeVar("T")
 
 
@@ -104,6 +105,7 @@ def ingest(
                 graph.write("ingest_remove_entities", ids=work.remove)
             if work.changes_anything:
                 graph.write("ingest_prune_placeholders")
+                graph.write("ingest_await_text_indexes")
         with _timed(timings, "neo4j_read"):
             relation_types = _count_links(graph, work.report, pack_ids)
         with _timed(timings, "neo4j_write"):
@@ -157,6 +159,8 @@ def entity_row(entity: Entity) -> dict[str, Any]:
         tags=entity.tags,
         path=entity.path,
         body=entity.body,
+        body_ru=script_text(entity.body, "cyrillic"),
+        body_cjk=script_text(entity.body, "cjk"),
         sha256=entity.sha256,
     )
     return {"id": entity.id, "pack": entity.pack, "kind_label": entity.kind_label, "props": props}

@@ -1,7 +1,7 @@
 """Query expansion for a search that found nothing or was too abstract, offline by default.
 
 Terms come from the project itself: titles and aliases of pack entities that share words with the query
-(full-text index ``entity_text``), and the fact keys of the workspace records nearest to the query in
+(the entity full-text indexes), and the fact keys of the workspace records nearest to the query in
 meaning (memory vector index). A language model may add synonyms, but only when the operator plugs one in.
 """
 
@@ -13,6 +13,7 @@ from typing import Protocol
 from graphrag.embedding import Embedder
 from graphrag.memory.text import key_text
 from graphrag.names import query_words
+from graphrag.retrieval.lexical import TextQuery
 from graphrag.stores.graph import GraphStore
 
 ENTITY_LIMIT = 5
@@ -38,9 +39,11 @@ def expansion_words(
 ) -> list[str]:
     """New query words (none of ``words``), project terms first, at most ``MAX_EXTRA_WORDS``."""
     terms: list[str] = []
-    if words:  # query words are \w+ runs, lower-cased: nothing in them is Lucene syntax
-        for row in graph.read("memory_entity_terms", lucene=" OR ".join(words), limit=ENTITY_LIMIT):
-            terms.extend([row["title"], *row["aliases"]])
+    text = TextQuery.of(" ".join(words))
+    if text is not None:
+        for index in text.indexes("entity_text"):
+            for row in graph.read("memory_entity_terms", index=index, lucene=text.lucene, limit=ENTITY_LIMIT):
+                terms.extend([row["title"], *row["aliases"]])
     vector = embedder.embed([query])[0]
     nearest = graph.read(
         "memory_nearest_facts",

@@ -17,7 +17,6 @@ from graphrag.stores.graph import GraphStore
 
 CONTEXT_ENTITIES = 10
 MAX_PASSAGES = 12
-PASSAGE_FETCH = 1000  # passage index hits read before keeping those of the chosen entities
 
 
 class PackContext:
@@ -49,19 +48,11 @@ class PackContext:
         return ContextResult(entities=entities, paths=paths, passages=self._choose_passages(question, ids))
 
     def _choose_passages(self, question: str, ids: list[str]) -> list[ContextPassage]:
-        per_entity: dict[str, list[PassageHit]] = {i: [] for i in ids}
-        seen: set[tuple[str, int]] = set()
-        for hit in self._passages.matching(question, ids, PASSAGE_FETCH):
-            if (hit.id, hit.lines[0]) not in seen:
-                seen.add((hit.id, hit.lines[0]))
-                per_entity[hit.id].append(hit)
-        unmatched = [i for i in ids if not per_entity[i]]
-        for opening in self._passages.openings(unmatched):
-            per_entity[opening.id].append(opening)
+        per_entity = self._passages.ranked(question, ids)
         chosen: list[PassageHit] = []
         depth = 0
         while len(chosen) < MAX_PASSAGES and any(len(hits) > depth for hits in per_entity.values()):
-            chosen += [hits[depth] for hits in per_entity.values() if len(hits) > depth]
+            chosen += [hits[depth] for i in ids if len(hits := per_entity.get(i, [])) > depth]
             depth += 1
         return [
             ContextPassage(id=p.id, path=p.path, lines=p.lines, sha256=p.sha256, text=p.text)

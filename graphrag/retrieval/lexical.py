@@ -1,4 +1,5 @@
-"""Full-text retrieval over whole entities and over body passages, one Neo4j index per language family.
+"""Full-text retrieval over whole entities, one Neo4j index per language family, and the ranking of their
+body passages for a question.
 
 A question is matched in the indexes its scripts need: Latin text in the English-analysed one (stems),
 Cyrillic in the Russian one, Han/kana/hangul in the CJK one (bigrams). The Lucene query is built from
@@ -8,12 +9,12 @@ indexes are fused by rank, since their scores are not comparable.
 
 from __future__ import annotations
 
-import re
+import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graphrag.names import CJK_CHARS, query_words
+from graphrag.names import Script, query_words, script_of
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.fusion import reciprocal_rank
 from graphrag.retrieval.snapshot import GraphCopy
@@ -23,12 +24,9 @@ MAX_TERMS = 64  # a question's first 64 content words
 MAX_TERM_CHARS = 64
 FETCH_FACTOR = 4  # index hits read per hit wanted, so pack and kind filters still leave enough
 MIN_FETCH = 100
+PASSAGE_STEM = 5
 
-_CYRILLIC_CHARS = "\u0400-\u04ff"
-_LATIN = re.compile(f"[^\\W\\d_{_CYRILLIC_CHARS}{CJK_CHARS}]")  # letters of other scripts go with Latin
-_CYRILLIC = re.compile(f"[{_CYRILLIC_CHARS}]")
-_CJK = re.compile(f"[{CJK_CHARS}]")
-_LANGUAGES = (("", _LATIN), ("_ru", _CYRILLIC), ("_cjk", _CJK))  # index name suffix, script
+SUFFIXES: dict[Script, str] = {"latin": "", "cyrillic": "_ru", "cjk": "_cjk"}  # index name suffix per script
 
 
 @dataclass(frozen=True)
@@ -43,13 +41,12 @@ class TextQuery:
         words = [w[:MAX_TERM_CHARS] for w in query_words(text)[:MAX_TERMS]]
         if not words:
             return None
-        suffixes = tuple(dict.fromkeys(s for s in map(script_of, words) if s is not None)) or ("",)
+        suffixes = tuple(dict.fromkeys(SUFFIXES[s] for s in map(script_of, words) if s is not None)) or ("",)
         return cls(" OR ".join(f'"{w}"' for w in words), suffixes)
 
-
-def script_of(word: str) -> str | None:
-    """The index suffix of the script a word is written in (None for digits alone)."""
-    return next((suffix for suffix, script in _LANGUAGES if script.search(word)), None)
+    def indexes(self, family: str) -> list[str]:
+        """The indexes of a family (``entity_text``, ``passage_text``) that this question's scripts need."""
+        return [f"{family}{suffix}" for suffix in self.suffixes]
 
 
 @dataclass(frozen=True)
@@ -101,8 +98,8 @@ class TextSearch:
             [
                 Candidate(row["id"], row["score"])
                 for row in self._graph.read(
-                    cypher,
-                    index=f"{index}{suffix}",
+                    "retrieval_text",
+                    index=index,
                     lucene=text.lucene,
                     fetch=max(MIN_FETCH, FETCH_FACTOR * query.limit),
                     packs=_listed(query.packs),
@@ -110,8 +107,7 @@ class TextSearch:
                     limit=query.limit,
                 )
             ]
-            for cypher, index in self._units
-            for suffix in text.suffixes
+            for index in text.indexes("entity_text")
         ]
         if len(rankings) == 1:
             return rankings[0]
@@ -125,31 +121,38 @@ class PassageHit:
     lines: list[int]
     sha256: str
     text: str
-    score: float
+
+
+def word_stem(word: str) -> str:
+    """What two words must share to match in a passage: a CJK bigram whole, else its first five letters
+    (``landing`` ~ ``landed``, ``корабли`` ~ ``корабль``), a stemmer in miniature for every language."""
+    return word if script_of(word) == "cjk" else word[:PASSAGE_STEM]
 
 
 class PassageSearch:
-    """The body passages of chosen entities that best match a question, for citation."""
+    """The body passages of chosen entities, ranked for a question. Few passages are candidates (those of
+    at most ten entities), so they are ranked here: the question's word stems each passage shares, each
+    weighing its inverse passage frequency among them; no index to keep, so ingest writes them cheaply."""
 
     def __init__(self, graph: GraphStore) -> None:
         self._graph = graph
 
-    def matching(self, question: str, entity_ids: Sequence[str], fetch: int) -> list[PassageHit]:
-        """Matching passages of ``entity_ids``, best first (each language's index in turn)."""
-        text = TextQuery.of(question)
-        if text is None or not entity_ids:
-            return []
-        hits: list[PassageHit] = []
-        for suffix in text.suffixes:
-            rows = self._graph.read(
-                "retrieval_passages", index=f"passage_text{suffix}", lucene=text.lucene, fetch=fetch, ids=entity_ids
-            )
-            hits += [PassageHit(**row) for row in rows]
-        return hits
-
-    def openings(self, entity_ids: Sequence[str]) -> list[PassageHit]:
-        """The first passage of each entity that has a body."""
-        return [PassageHit(**row) for row in self._graph.read("retrieval_opening_passages", ids=list(entity_ids))]
+    def ranked(self, question: str, entity_ids: Sequence[str]) -> dict[str, list[PassageHit]]:
+        """Each entity's passages, best first; those sharing no word with the question are left out,
+        except an entity's opening passage when none of its passages matches."""
+        passages = [PassageHit(**row) for row in self._graph.read("retrieval_entity_passages", ids=list(entity_ids))]
+        wanted = {word_stem(w) for w in query_words(question)}
+        shared = [wanted.intersection(map(word_stem, query_words(p.text))) for p in passages]
+        frequency = Counter(stem for stems in shared for stem in stems)
+        weight = {stem: math.log(1 + len(passages) / n) for stem, n in frequency.items()}
+        out: dict[str, list[tuple[float, PassageHit]]] = {i: [] for i in entity_ids}
+        for passage, stems in zip(passages, shared, strict=True):
+            out[passage.id].append((sum(weight[s] for s in stems), passage))
+        return {
+            entity: [p for score, p in sorted(scored, key=lambda x: -x[0]) if score > 0] or [scored[0][1]]
+            for entity, scored in out.items()
+            if scored
+        }
 
 
 def _listed(values: Sequence[str] | None) -> list[str] | None:

@@ -32,7 +32,6 @@ POOL = 30  # candidates each retriever hands the fusion
 WEIGHTS_NAMED: dict[Evidence, float] = {"text": 0.3, "vector": 0.3, "graph": 1.0}
 WEIGHTS_UNNAMED: dict[Evidence, float] = {"text": 1.0, "vector": 0.5}
 VECTOR_GAIN = 1.0  # the vector list weighs up to this much more when full text cannot match the question's script
-TEXT_UNITS = (("retrieval_text", "entity_text"), ("retrieval_text_passages", "passage_text"))
 LINKED_BONUS = 1.0  # a named entity's fused score is raised by this, so it ranks first
 
 
@@ -64,7 +63,7 @@ class PackSearch:
     def __init__(self, graph: GraphStore, embedder: Embedder, index: VectorIndex, snapshot: GraphSnapshot) -> None:
         self._graph = graph
         self.vector = VectorSearch(embedder, index)
-        self.text = TextSearch(graph, TEXT_UNITS)
+        self.text = TextSearch(graph)
         self.linker = EntityLinker(snapshot)
         self.walk = GraphWalk(snapshot)
         self._snapshot = snapshot

@@ -12,6 +12,7 @@ from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_ex
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError, StoreUnavailable
+from graphrag.names import RESERVED_LABELS
 from graphrag.stores import Store
 from graphrag.stores.cypher import CypherFile, query
 
@@ -61,16 +62,16 @@ class GraphStore(Store):
     def ensure_schema(self, name: str = "schema") -> None:
         """Run a multi-statement schema file (idempotent ``CREATE ... IF NOT EXISTS`` statements).
 
-        ``IF NOT EXISTS`` would keep a full-text index whose analyzer or fields the file changed, so such
-        an index is dropped first; every index is online when this returns (a new one fills from the data).
+        ``IF NOT EXISTS`` would keep a full-text index whose analyzer or fields the file changed, so such an
+        index is dropped first, as is one on the service's own labels that the file no longer lists (an
+        analyst's index on other labels stays); every index is online when this returns.
         """
         statements = query(name).statements
         wanted = dict(filter(None, map(fulltext_definition, statements)))
-        if wanted:
-            for row in self.read("schema_fulltext_indexes"):
-                definition = wanted.get(row["name"])
-                if definition is not None and definition != (row["labels"], row["properties"], row["analyzer"]):
-                    self.write("schema_drop_index", index=row["name"])
+        for row in self.read("schema_fulltext_indexes") if wanted else []:
+            found = (row["labels"], row["properties"], row["analyzer"], bool(row["eventually_consistent"]))
+            if set(row["labels"]) <= RESERVED_LABELS and wanted.get(row["name"]) != found:
+                self.write("schema_drop_index", index=row["name"])
         for statement in statements:
             self._driver.execute_query(statement, database_=self._database)
         if wanted:
@@ -129,19 +130,20 @@ def _verify(driver: Driver) -> None:
 
 _FULLTEXT = re.compile(
     r"CREATE FULLTEXT INDEX (\w+) IF NOT EXISTS FOR \(\w+:(\w+)\) ON EACH \[([^\]]*)\]"
-    r".*`fulltext\.analyzer`: '([\w-]+)'",
+    r".*`fulltext\.analyzer`: '([\w-]+)'(?:, `fulltext\.eventually_consistent`: (true|false))?",
     re.DOTALL,
 )
 
 
-def fulltext_definition(statement: str) -> tuple[str, tuple[list[str], list[str], str]] | None:
-    """``(name, ([label], [property, ...], analyzer))`` of a full-text index statement, as SHOW INDEXES spells it."""
+def fulltext_definition(statement: str) -> tuple[str, tuple[list[str], list[str], str, bool]] | None:
+    """``(name, ([label], [property, ...], analyzer, eventually consistent))`` of a full-text index
+    statement, as SHOW INDEXES spells them."""
     match = _FULLTEXT.search(statement)
     if match is None:
         return None
-    name, label, fields, analyzer = match.groups()
+    name, label, fields, analyzer, eventually = match.groups()
     properties = [field.strip().split(".", 1)[-1] for field in fields.split(",")]
-    return name, ([label], properties, analyzer)
+    return name, ([label], properties, analyzer, eventually == "true")
 
 
 def _chunks(rows: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
