@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 # The tests delete everything in their Neo4j, so they get a server of their own beside the dev one.
 TEST_ENV := GRAPHRAG_HOME=$(CURDIR)/.graphrag/test NEO4J_URI=bolt://127.0.0.1:7688 NEO4J_HTTP_PORT=7475
 PACKS ?= examples/space-missions
+# The real corpora of a checkout beside ../shared (as CI has it); the corpus tests skip without them.
+CORPORA := $(wildcard ../shared/corpora)
 
 .PHONY: install demo serve test lint bench neo4j-start neo4j-stop
 
@@ -40,7 +42,7 @@ lint: install
 ## Lint, then the whole suite against a Neo4j of its own (started here, stopped afterwards).
 test: lint
 	$(TEST_ENV) $(BIN)/graphrag neo4j start
-	$(TEST_ENV) $(BIN)/pytest; status=$$?; $(TEST_ENV) $(BIN)/graphrag neo4j stop; exit $$status
+	$(TEST_ENV) $(BIN)/pytest $(if $(CORPORA),--corpus=$(abspath $(CORPORA))); status=$$?; $(TEST_ENV) $(BIN)/graphrag neo4j stop; exit $$status
 
 bench: neo4j-start
 	$(BIN)/python -m bench.ingest --entities 10000

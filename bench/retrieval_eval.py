@@ -2,7 +2,7 @@
 
 Example:
     python -m bench.retrieval_eval bench/questions/peps.json bench/questions/pack-personal.json \\
-        --modes vector,text,hybrid --baseline vector --out-dir /tmp/retrieval-eval
+        --modes vector,text,hybrid --baseline vector --out-dir retrieval-eval
 
 Each mode is recorded by `graphrag eval record` (a subprocess, so the hits are what the shipped command
 records); mode `default` passes no --mode. Our own figures show where a mode wins: hit@1 and hit@5 of

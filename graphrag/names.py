@@ -28,8 +28,7 @@ SCRIPTS: dict[Script, re.Pattern[str]] = {
     "cyrillic": re.compile(f"[{CYRILLIC_CHARS}]"),
     "cjk": re.compile(f"[{CJK_CHARS}]"),
 }
-_SCRIPT_WORDS: dict[Script, re.Pattern[str]] = {
-    "latin": re.compile(f"[^\\W{CYRILLIC_CHARS}{CJK_CHARS}]+"),  # and digits: numbers are searched there
+_SCRIPT_WORDS = {
     "cyrillic": re.compile(f"[{CYRILLIC_CHARS}]+"),
     "cjk": re.compile(f"[{CJK_CHARS}]+"),
 }
@@ -119,7 +118,7 @@ def script_of(word: str) -> Script | None:
     return next((script for script, letters in SCRIPTS.items() if letters.search(word)), None)
 
 
-def script_text(text: str, script: Script) -> str | None:
-    """Only the words of ``text`` in one script (CJK: its runs), space-separated: what that script's
-    full-text index needs of a long text, so each word is analysed once rather than by every index."""
+def script_text(text: str, script: Literal["cyrillic", "cjk"]) -> str | None:
+    """Only the Cyrillic words (or CJK runs) of ``text``, space-separated: what that script's full-text
+    index needs of a long text, so its analyzer reads only what it is for."""
     return " ".join(_SCRIPT_WORDS[script].findall(text)) or None

@@ -51,20 +51,21 @@ class TextQuery:
 
 @dataclass(frozen=True)
 class PackScripts:
-    """Per pack, the share of entities whose title is written in each script: what its text is in."""
+    """Per pack, the share of its title words written in each script: what the pack's text is in."""
 
     entities: dict[str, int]
     shares: dict[str, dict[str, float]]
 
     @classmethod
     def of(cls, copy: GraphCopy) -> PackScripts:
-        counts: dict[str, Counter[str]] = defaultdict(Counter)
+        words: dict[str, Counter[str]] = defaultdict(Counter)
         sizes: Counter[str] = Counter()
         for pack, title, missing in zip(copy.entities.packs, copy.entities.titles, copy.entities.missing, strict=True):
             if not missing:
                 sizes[pack] += 1
-                counts[pack].update({s for s in map(script_of, query_words(title)) if s is not None})
-        return cls(dict(sizes), {pack: {s: n / sizes[pack] for s, n in c.items()} for pack, c in counts.items()})
+                words[pack].update(s for s in map(script_of, query_words(title)) if s is not None)
+        shares = {pack: {s: n / max(1, c.total()) for s, n in c.items()} for pack, c in words.items()}
+        return cls(dict(sizes), shares)
 
     def coverage(self, text: str, packs: Sequence[str] | None) -> float:
         """How well full text can match the question here: the share of its words whose script the

@@ -30,7 +30,7 @@ from graphrag.stores.graph import GraphStore
 Mode = Literal["hybrid", "vector", "text"]
 POOL = 30  # candidates each retriever hands the fusion
 WEIGHTS_NAMED: dict[Evidence, float] = {"text": 0.3, "vector": 0.3, "graph": 1.0}
-WEIGHTS_UNNAMED: dict[Evidence, float] = {"text": 1.0, "vector": 0.5}
+WEIGHTS_UNNAMED: dict[Evidence, float] = {"text": 1.0, "vector": 0.3}
 VECTOR_GAIN = 1.0  # the vector list weighs up to this much more when full text cannot match the question's script
 LINKED_BONUS = 1.0  # a named entity's fused score is raised by this, so it ranks first
 
