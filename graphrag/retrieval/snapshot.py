@@ -2,14 +2,11 @@
 
 Entity linking looks up every n-gram of a question, and the graph walk runs a few sparse products per
 question: both cost microseconds in memory and tens of milliseconds as Cypher round trips. The copy is
-read again when the graph marker moves (checked at most every ``refresh_seconds``, as the vector
-mirror does); while one caller reloads, the others keep answering from the old copy.
+read again when the graph marker moves, by the same rule as the vector mirror (``refresh``).
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from graphrag.retrieval.refresh import MarkedCopy
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.stores.graph import GraphStore
 
@@ -48,7 +46,6 @@ class Links:
 
 @dataclass(frozen=True)
 class GraphCopy:
-    marker: dict[str, Any]
     entities: Entities
     links: Links
 
@@ -59,39 +56,22 @@ class GraphSnapshot:
     def __init__(self, graph: GraphStore, vocabulary: RelationVocabulary, refresh_seconds: float = 2.0) -> None:
         self._graph = graph
         self._vocabulary = vocabulary
-        self._refresh_seconds = refresh_seconds
-        self._copy: GraphCopy | None = None
+        self._copy = MarkedCopy(graph, self._load, refresh_seconds=refresh_seconds)
         self._derived: dict[str, Any] = {}
-        self._next_check = 0.0
-        self._lock = threading.Lock()
 
     def current(self) -> GraphCopy:
-        copy = self._copy
-        if copy is not None and time.monotonic() < self._next_check:
-            return copy
-        if not self._lock.acquire(blocking=copy is None):
-            assert copy is not None
-            return copy
-        try:
-            self._next_check = time.monotonic() + self._refresh_seconds
-            marker = self._graph.read("search_marker")[0]
-            if self._copy is None or self._copy.marker != marker:
-                self._copy = self._load(marker)
-            return self._copy
-        finally:
-            self._lock.release()
+        return self._copy.current()
 
     def derived(self, name: str, build: Callable[[GraphCopy], Any]) -> Any:
         """``build(copy)`` of the current copy, kept until the copy changes (linking tables, the walk's matrix)."""
         copy = self.current()
-        key = (name, id(copy))
         found = self._derived.get(name)
-        if found is None or found[0] != key:
-            found = (key, build(copy))
+        if found is None or found[0] is not copy:
+            found = (copy, build(copy))
             self._derived[name] = found
         return found[1]
 
-    def _load(self, marker: dict[str, Any]) -> GraphCopy:
+    def _load(self) -> GraphCopy:
         rows = self._graph.read("retrieval_names")
         index = {row["id"]: i for i, row in enumerate(rows)}
         entities = Entities(
@@ -107,7 +87,6 @@ class GraphSnapshot:
         type_index = {name: i for i, name in enumerate(type_names)}
         links = self._graph.read("retrieval_links", types=type_names)
         return GraphCopy(
-            marker=marker,
             entities=entities,
             links=Links(
                 sources=np.array([index[row["source"]] for row in links], dtype=np.int64),

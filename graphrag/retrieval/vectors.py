@@ -13,11 +13,9 @@ answering. With ``QDRANT_URL`` the server is queried directly with the same filt
 from __future__ import annotations
 
 import contextlib
-import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +23,7 @@ import numpy.typing as npt
 from graphrag.config import Settings
 from graphrag.embedding import Vectors
 from graphrag.errors import StoreUnavailable
+from graphrag.retrieval.refresh import MarkedCopy
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 
@@ -64,7 +63,6 @@ class ServerIndex:
 
 @dataclass(frozen=True)
 class _Mirror:
-    marker: dict[str, Any]
     embedder: str | None
     ids: npt.NDArray[np.str_]
     packs: npt.NDArray[np.str_]
@@ -77,22 +75,19 @@ class MirrorIndex:
 
     def __init__(self, settings: Settings, graph: GraphStore, embedder_id: str, refresh_seconds: float = 2.0) -> None:
         self._settings = settings
-        self._graph = graph
         self._embedder_id = embedder_id
-        self._refresh_seconds = refresh_seconds
-        self._mirror: _Mirror | None = None
-        self._next_check = 0.0
-        self._lock = threading.Lock()
+        # While an ingest holds the folder, the old copy keeps answering.
+        self._mirror = MarkedCopy(graph, self._load, keep_on=(StoreUnavailable,), refresh_seconds=refresh_seconds)
 
     def warm(self) -> None:
         """Copy the vectors now (at server start), unless an ingest holds the folder: then on first use."""
         with contextlib.suppress(StoreUnavailable):
-            self._current()
+            self._mirror.current()
 
     def search(
         self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None
     ) -> list[VectorHit]:
-        mirror = self._current()
+        mirror = self._mirror.current()
         if mirror.embedder is not None and mirror.embedder != self._embedder_id:
             raise StoreUnavailable(
                 f"the vectors were made with {mirror.embedder} but the server embeds queries with "
@@ -113,37 +108,13 @@ class MirrorIndex:
         return [VectorHit(str(mirror.ids[rows[i]]), float(scores[i])) for i in best]
 
     def close(self) -> None:
-        self._mirror = None
+        self._mirror.forget()
 
-    def _current(self) -> _Mirror:
-        """The copy, refreshed if the graph marker moved (one caller refreshes; the others use the old copy)."""
-        mirror = self._mirror
-        if mirror is not None and time.monotonic() < self._next_check:
-            return mirror
-        if not self._lock.acquire(blocking=mirror is None):
-            assert mirror is not None
-            return mirror
-        try:
-            self._next_check = time.monotonic() + self._refresh_seconds
-            marker = self._graph.read("search_marker")[0]
-            if self._mirror is None or self._mirror.marker != marker:
-                self._mirror = self._load(marker)
-            return self._mirror
-        finally:
-            self._lock.release()
-
-    def _load(self, marker: dict[str, Any]) -> _Mirror:
-        try:
-            with VectorStore.open(self._settings) as store:
-                embedder, payloads, matrix = store.snapshot()
-        except StoreUnavailable:
-            if self._mirror is None:
-                raise
-            self._next_check = 0.0  # the folder is busy (an ingest): keep the old copy and look again next call
-            return self._mirror
+    def _load(self) -> _Mirror:
+        with VectorStore.open(self._settings) as store:
+            embedder, payloads, matrix = store.snapshot()
         norms = np.linalg.norm(matrix, axis=1, keepdims=True) if len(matrix) else np.ones((0, 1), np.float32)
         return _Mirror(
-            marker=marker,
             embedder=embedder,
             ids=np.array([p["id"] for p in payloads], dtype=np.str_),
             packs=np.array([p["pack"] for p in payloads], dtype=np.str_),
