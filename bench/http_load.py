@@ -1,0 +1,161 @@
+"""A bounded HTTP load on ``graphrag serve``: concurrent MCP clients making mixed tool calls.
+
+    python -m bench.http_load --clients 8 --calls 250 --entities 10000
+
+Ingests a synthetic pack (bench/synthetic.py) into the running Neo4j and a temporary embedded Qdrant,
+starts ``graphrag serve --transport http`` on a free loopback port as users run it, then lets
+``--clients`` MCP clients (streamable HTTP) each make ``--calls`` calls, cycling through pack_search
+(hybrid and vector), pack_context, pack_graph, pack_get and the memory ``search``. Prints throughput,
+p50/p95/p99 per tool, every error, and the server's resident memory before and after. Only loopback is
+ever addressed; every loop is bounded by the call count and a deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from fastmcp import Client
+from fastmcp.exceptions import ToolError
+
+from bench.synthetic import entity_id, write_synthetic_pack
+from graphrag.config import Settings
+from graphrag.embedding import load_embedder
+from graphrag.stores.graph import GraphStore
+from ingest.pipeline import ingest
+
+PACK = "bench-synthetic"
+DEADLINE_SECONDS = 600
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process (Linux /proc), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def call_for(n: int, entities: int) -> tuple[str, str, dict[str, Any]]:
+    """The n-th call of a client: (label, tool, arguments), cycling through the mixed workload."""
+    target = entity_id(n * 7919 % entities)
+    mix: list[tuple[str, str, dict[str, Any]]] = [
+        ("search hybrid", "pack_search", {"query": f"what does {target} depend on?"}),
+        ("search vector", "pack_search", {"query": f"lunar module fuel {n}", "mode": "vector"}),
+        ("context", "pack_context", {"question": f"which rocket engine uses {target}?"}),
+        ("graph", "pack_graph", {"id": target, "depth": 3}),
+        ("get", "pack_get", {"id": target}),
+        ("memory", "search", {"query": "deploy staging database"}),
+    ]
+    return mix[n % len(mix)]
+
+
+async def client_run(url: str, calls: int, entities: int, offset: int, deadline: float) -> list[tuple[str, float, str]]:
+    """(label, seconds, outcome) of each call; outcome is 'ok' or the error code."""
+    out: list[tuple[str, float, str]] = []
+    async with Client(url) as client:
+        for i in range(calls):
+            if time.monotonic() > deadline:
+                break
+            label, tool, arguments = call_for(offset + i, entities)
+            started = time.perf_counter()
+            try:
+                await client.call_tool(tool, arguments)
+                outcome = "ok"
+            except ToolError as exc:
+                outcome = str(exc).split(":", 1)[0]
+            out.append((label, time.perf_counter() - started, outcome))
+    return out
+
+
+async def load(url: str, clients: int, calls: int, entities: int) -> list[tuple[str, float, str]]:
+    async with Client(url) as client:  # one record, so the memory workspace is active
+        await client.call_tool("save_memory", {"content": "deploy staging database nightly", "source": "bench"})
+    deadline = time.monotonic() + DEADLINE_SECONDS
+    runs = await asyncio.gather(*(client_run(url, calls, entities, c * calls, deadline) for c in range(clients)))
+    return [sample for run in runs for sample in run]
+
+
+def wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
+    for _ in range(600):
+        if process.poll() is not None:
+            raise SystemExit(f"graphrag serve exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("graphrag serve did not become healthy in 120 s")
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
+
+
+def report(samples: list[tuple[str, float, str]], wall: float, before: float, after: float) -> None:
+    print(f"{len(samples)} calls in {wall:.1f}s: {len(samples) / wall:.1f} calls/s")
+    print(f"{'tool':<16}{'calls':>7}{'p50':>10}{'p95':>10}{'p99':>10}{'errors':>8}")
+    for label in sorted({s[0] for s in samples}):
+        times = sorted(t for name, t, _ in samples if name == label)
+        errors = sum(1 for name, _, outcome in samples if name == label and outcome != "ok")
+        cells = [f"{percentile(times, q):.1f}ms" for q in (0.5, 0.95, 0.99)]
+        print(f"{label:<16}{len(times):>7}" + "".join(f"{c:>10}" for c in cells) + f"{errors:>8}")
+    codes = Counter(outcome for _, _, outcome in samples if outcome != "ok")
+    print(f"errors: {sum(codes.values())} {dict(codes) if codes else ''}")
+    print(f"server RSS: {before:.0f} MB before the load, {after:.0f} MB after")
+    print(f"overall p50 {statistics.median(t for _, t, _ in samples) * 1000:.1f}ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--calls", type=int, default=250, help="Calls per client.")
+    parser.add_argument("--entities", type=int, default=10_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="graphrag-bench-load-") as tmp:
+        settings = Settings(graphrag_home=Path(tmp) / "home")
+        with GraphStore.connect(settings) as graph:
+            graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
+            try:
+                write_synthetic_pack(Path(tmp) / "pack", args.entities)
+                ingest([Path(tmp) / "pack"], settings, embedder=load_embedder(settings.graphrag_embedder))
+                port = free_port()
+                env = {**os.environ, "GRAPHRAG_HOME": str(settings.graphrag_home)}
+                command = [sys.executable, "-m", "graphrag.cli", "serve", "--transport", "http", "--port", str(port)]
+                quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+                with subprocess.Popen(command, env=env, **quiet) as server:
+                    try:
+                        wait_healthy(f"http://127.0.0.1:{port}/health", server)
+                        before = rss_mb(server.pid)
+                        started = time.perf_counter()
+                        samples = asyncio.run(
+                            load(f"http://127.0.0.1:{port}/mcp", args.clients, args.calls, args.entities)
+                        )
+                        wall = time.perf_counter() - started
+                        report(samples, wall, before, rss_mb(server.pid))
+                    finally:
+                        server.terminate()
+            finally:
+                graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
+
+
+if __name__ == "__main__":
+    main()
