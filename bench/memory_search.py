@@ -16,22 +16,17 @@ import random
 import statistics
 import time
 import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 from fastmcp import Client, FastMCP
-from fastmcp.server.lifespan import lifespan
 
 from graphrag.config import Settings
-from graphrag.embedding import load_embedder
-from graphrag.memory.access import LOCAL_PROJECT
+from graphrag.embedding import Embedder, load_embedder
 from graphrag.memory.archivist import Archivist
 from graphrag.memory.records import NewRecord, save_steps
 from graphrag.memory.schema import ensure_memory_schema
-from graphrag.memory.tools import register_memory_tools
-from graphrag.retrieval.vectors import MirrorIndex
-from graphrag.retrieval.vocabulary import RelationVocabulary
-from graphrag.server.context import Services
+from graphrag.server.access import LOCAL_PROJECT
+from graphrag.server.app import create_server
 from graphrag.stores.graph import GraphStore
 
 WORDS = (
@@ -59,22 +54,6 @@ def seed(graph: GraphStore, workspace: str, count: int, rng: random.Random, batc
         if (n + 1) % batch == 0 or n + 1 == count:
             graph.write_together(steps)
             steps = []
-
-
-def server(settings: Settings, graph: GraphStore) -> FastMCP:
-    embedder = load_embedder(settings.graphrag_embedder)
-
-    @lifespan
-    async def services(app: FastMCP) -> AsyncIterator[dict[str, Any]]:
-        vectors = MirrorIndex(settings, graph, embedder.id)
-        try:
-            yield {"services": Services(settings, graph, embedder, vectors, RelationVocabulary(graph))}
-        finally:
-            vectors.close()
-
-    mcp = FastMCP("memory-bench", lifespan=services)
-    register_memory_tools(mcp)
-    return mcp
 
 
 async def measure(mcp: FastMCP, workspace: str, rounds: int, rng: random.Random) -> dict[str, list[float]]:
@@ -111,6 +90,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings()
     rng = random.Random(args.seed)
     workspace = args.workspace or f"bench-{uuid.uuid4().hex[:8]}"
+    embedder: Embedder = load_embedder(settings.graphrag_embedder)
     with GraphStore.connect(settings) as graph:
         ensure_memory_schema(graph)
         try:
@@ -119,9 +99,9 @@ def main(argv: list[str] | None = None) -> None:
                 seed(graph, workspace, args.records, rng, args.seed_batch)
                 print(f"saved {args.records} records in {time.perf_counter() - started:.1f} s")
                 started = time.perf_counter()
-                run = Archivist(graph, load_embedder(settings.graphrag_embedder)).run(LOCAL_PROJECT, workspace)
+                run = Archivist(graph, embedder).run(LOCAL_PROJECT, workspace)
                 print(f"archivist: {run.model_dump()} in {time.perf_counter() - started:.1f} s")
-            mcp = server(settings, graph)
+            mcp = create_server(settings, embedder=embedder)  # the server as `graphrag serve` builds it
             report(asyncio.run(measure(mcp, workspace, args.rounds, rng)))
         finally:
             if args.workspace is None and not args.keep:

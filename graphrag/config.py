@@ -7,11 +7,14 @@ the entry points reads the environment itself.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_EMBEDDER = "use-multilingual-v3"
+MIN_BUDGET_BYTES = 2_000  # the smallest response budget; every error message fits it
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
 
 
 class Settings(BaseSettings):
@@ -26,10 +29,20 @@ class Settings(BaseSettings):
     qdrant_url: str | None = Field(default=None, description="Unset: embedded Qdrant under GRAPHRAG_HOME.")
     qdrant_api_key: SecretStr | None = None
     graphrag_embedder: str = DEFAULT_EMBEDDER
-    graphrag_response_budget_bytes: int = Field(default=32_000, ge=2_000)
+    graphrag_response_budget_bytes: int = Field(default=32_000, ge=MIN_BUDGET_BYTES)
     graphrag_tokens_file: Path | None = Field(
         default=None, description="Projects and bearer tokens for HTTP access (docs/memory.md)."
     )
+    graphrag_log_level: LogLevel = Field(default="INFO", description="Level of the service's own log lines.")
+    graphrag_log_format: Literal["text", "json"] = Field(default="text", description="json: one object per line.")
+
+    @field_validator("graphrag_log_level", "graphrag_log_format", mode="before")
+    @classmethod
+    def _any_case(cls, value: object, info: ValidationInfo) -> object:
+        """``info`` and ``JSON`` are meant as ``INFO`` and ``json``."""
+        if not isinstance(value, str):
+            return value
+        return value.upper() if info.field_name == "graphrag_log_level" else value.lower()
 
     @property
     def neo4j_home(self) -> Path:

@@ -2,10 +2,13 @@
 
 The codes are the ones MCP clients see at the start of a tool error message (DESIGN 4),
 so the CLI, the ingester and the server can all turn a failure into one clear line.
+A message that repeats what the caller sent uses ``echo`` and ``name_list``, so that an error stays
+small whatever the input (a 100 kB id must not come back as a 100 kB error).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 ErrorCode = Literal[
@@ -19,6 +22,8 @@ ErrorCode = Literal[
     "document_changed",
     "internal",
 ]
+ECHO_CHARS = 200  # the most characters of one input an error message repeats
+NAMES_SHOWN = 30  # the most names an error message lists; the rest are counted
 
 
 class GraphRagError(Exception):
@@ -47,3 +52,16 @@ class InvalidArgument(GraphRagError):
 
 class NotFound(GraphRagError):
     code: ErrorCode = "not_found"
+
+
+def echo(value: str) -> str:
+    """``value`` as an error message may repeat it: its first ``ECHO_CHARS`` characters, then ``…``."""
+    return value if len(value) <= ECHO_CHARS else value[:ECHO_CHARS] + "…"
+
+
+def name_list(names: Iterable[str], separator: str = ", ") -> str:
+    """``a, b, c`` for a short list; a long one shows its first ``NAMES_SHOWN`` and counts the rest."""
+    listed = list(names)
+    shown = separator.join(echo(name) for name in listed[:NAMES_SHOWN])
+    hidden = len(listed) - NAMES_SHOWN
+    return f"{shown}{separator}and {hidden} more" if hidden > 0 else shown

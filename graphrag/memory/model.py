@@ -24,7 +24,7 @@ class MemoryRecord(Clippable):
     """One record with provenance and status; field names and meanings follow memory-search.md.
 
     ``content_truncated`` (from ``Clippable``) is DESIGN 5's flag, true when the response budget shortened
-    ``content``; previews are short by definition and are not shortened.
+    ``content`` or a link preview (DESIGN 5 counts link previews among the texts it may shorten).
     """
 
     clip_fields: ClassVar[tuple[str, ...]] = ("content",)
@@ -47,11 +47,17 @@ class MemoryRecord(Clippable):
     created_at: str
     updated_at: str
 
+    def clip_targets(self) -> list[tuple[BaseModel, str]]:
+        return [*super().clip_targets(), *((link, "preview") for link in self.graph_relations)]
+
 
 class SearchResponse(BaseModel):
-    """The contract's shape: the hits in ``result``, best first."""
+    """The contract's shape: the hits in ``result``, best first (``omitted`` is DESIGN 5's count, 0 when all fit)."""
 
     result: list[MemoryRecord]
+    omitted: int = Field(
+        default=0, description="Records left out (from the end) because even with shortened texts they did not fit."
+    )
 
 
 class StatusCounts(BaseModel):

@@ -19,6 +19,10 @@ class Clippable(BaseModel):
     clip_fields: ClassVar[tuple[str, ...]] = ()
     content_truncated: bool = Field(default=False, description="A text field was shortened to fit the budget.")
 
+    def clip_targets(self) -> list[tuple[BaseModel, str]]:
+        """Each shortenable text as (model holding it, field name); an item may hold some in nested models."""
+        return [(self, name) for name in self.clip_fields]
+
 
 class SearchHit(Clippable):
     clip_fields: ClassVar[tuple[str, ...]] = ("summary",)
@@ -42,6 +46,9 @@ class SearchHit(Clippable):
 
 class SearchResult(BaseModel):
     results: list[SearchHit] = Field(description="Best first.")
+    omitted: int = Field(
+        default=0, description="Hits left out (from the end) because even with shortened summaries they did not fit."
+    )
 
 
 class ContextEntity(Clippable):

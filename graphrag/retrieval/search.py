@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from graphrag.embedding import Embedder
-from graphrag.errors import InvalidArgument
+from graphrag.errors import InvalidArgument, name_list
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.fusion import reciprocal_rank
 from graphrag.retrieval.lexical import PackScripts, TextSearch
@@ -133,4 +133,4 @@ class PackSearch:
         known = [row["id"] for row in self._graph.read("search_packs")]
         unknown = sorted(set(packs) - set(known))
         if unknown:
-            raise InvalidArgument(f"unknown packs {unknown}; known packs: {known}")
+            raise InvalidArgument(f"unknown packs: {name_list(unknown)}; known packs: {name_list(known)}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from graphrag.errors import NotFound
+from graphrag.errors import NotFound, echo, name_list
 from graphrag.names import fold
 from graphrag.stores.graph import GraphStore
 
@@ -25,5 +25,5 @@ class Suggestions:
         containing = [i for text, i in by_text.items() if wanted in text]
         close = [by_text[t] for t in difflib.get_close_matches(wanted, list(by_text), n=5, cutoff=0.5)]
         nearest = list(dict.fromkeys(close + containing))[:5]
-        hint = f"; nearest known ids: {', '.join(nearest)}" if nearest else "; no similar id is known"
-        return NotFound(f"no entity has the id {unknown!r}{hint}")
+        hint = f"; nearest known ids: {name_list(nearest)}" if nearest else "; no similar id is known"
+        return NotFound(f"no entity has the id {echo(unknown)!r}{hint}")

@@ -12,7 +12,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from graphrag.errors import InvalidArgument
+from graphrag.errors import InvalidArgument, echo, name_list
 from graphrag.names import normalise_relation, relation_of_type
 from graphrag.stores.graph import GraphStore
 
@@ -53,7 +53,7 @@ class RelationVocabulary:
         backwards = name.startswith("^")
         step = self._names.get(normalise_relation(name.removeprefix("^")) or "")
         if step is None:
-            raise InvalidArgument(f"unknown relation {name!r}; known relations: {', '.join(sorted(self._names))}")
+            raise InvalidArgument(f"unknown relation {echo(name)!r}; known relations: {name_list(sorted(self._names))}")
         return Step(step.type, step.forward != backwards)
 
     def _refresh(self) -> None:

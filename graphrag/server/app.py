@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -13,13 +14,14 @@ from starlette.responses import JSONResponse
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
-from graphrag.memory.access import load_access
 from graphrag.memory.schema import ensure_memory_schema
-from graphrag.memory.tools import register_memory_tools
 from graphrag.retrieval.vectors import open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary
+from graphrag.server.access import load_access
+from graphrag.server.call_log import CallLog
 from graphrag.server.context import Services
-from graphrag.server.errors import InvalidArgumentsMiddleware
+from graphrag.server.errors import ToolErrors
+from graphrag.server.memory_tools import register_memory_tools
 from graphrag.server.tools import register_pack_tools
 from graphrag.stores.graph import GraphStore
 
@@ -30,8 +32,10 @@ pack_get reads one entity whole (large bodies in pages with cursor='start').
 search finds saved memory records (with provenance, freshness status and graph_relations); save_memory
 saves one; validate_memory checks all records of one source against its current hash.
 Errors start with a stable code: not_found, invalid_argument, forbidden, workspace_inactive, rate_limited,
-response_too_large, document_changed, unavailable."""
+response_too_large, document_changed, unavailable, internal."""
 QUERY_RETRY_SECONDS = 3  # a call waits this long for a lost Neo4j before it answers `unavailable`
+HEALTH_SECONDS = 1.5  # /health answers within this (load balancers time out at 2 s and more)
+log = logging.getLogger(__name__)
 
 
 class StoreLifespan:
@@ -40,6 +44,7 @@ class StoreLifespan:
     def __init__(self, settings: Settings, embedder: Embedder | None) -> None:
         self._settings = settings
         self._embedder = embedder
+        self._pings = anyio.CapacityLimiter(1)
         self.services: Services | None = None
 
     @asynccontextmanager
@@ -66,19 +71,26 @@ class StoreLifespan:
         return Services(self._settings, graph, embedder, vectors, RelationVocabulary(graph))
 
     async def health(self, request: Request) -> JSONResponse:
-        """``GET /health`` for load balancers: 200 when Neo4j answers, 503 otherwise."""
-        opened = self.services
-        if opened is None:
-            return JSONResponse({"status": "starting"}, status_code=503)
-        try:
-            await anyio.to_thread.run_sync(lambda: opened.graph.read("graph_ping"))
-        except Exception as exc:  # any failure means "not ready"; say which
-            return JSONResponse({"status": "unavailable", "neo4j": " ".join(str(exc).split())}, status_code=503)
-        return JSONResponse({"status": "ok"})
+        """``GET /health`` for load balancers, unauthenticated: ``ok`` (200) or ``unavailable`` naming the store
+        (503), within ``HEALTH_SECONDS``. Why a store failed goes to the log, never to the caller."""
+        opened = self.services  # None until the stores are open (Neo4j is opened first)
+        if opened is not None:
+            with anyio.move_on_after(HEALTH_SECONDS):
+                try:  # one ping at a time: a hanging Neo4j must not pile up threads, one per probe
+                    await anyio.to_thread.run_sync(
+                        lambda: opened.graph.read("graph_ping"), abandon_on_cancel=True, limiter=self._pings
+                    )
+                    return JSONResponse({"status": "ok"})
+                except Exception as exc:  # any failure means "not ready"
+                    log.warning("health: Neo4j does not answer: %s", " ".join(str(exc).split()))
+        return JSONResponse({"status": "unavailable", "store": "neo4j"}, status_code=503)
 
 
 def create_server(settings: Settings, *, embedder: Embedder | None = None) -> FastMCP:
-    """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model."""
+    """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model.
+
+    A tokens file that cannot be used raises ``invalid_argument`` here, before anything is served.
+    """
     stores = StoreLifespan(settings, embedder)
     access = load_access(settings.graphrag_tokens_file)
     mcp = FastMCP(
@@ -87,7 +99,7 @@ def create_server(settings: Settings, *, embedder: Embedder | None = None) -> Fa
         lifespan=stores,
         mask_error_details=True,
         auth=access.auth,
-        middleware=[InvalidArgumentsMiddleware(), *access.middleware],
+        middleware=[CallLog(), *access.middleware, ToolErrors()],
     )
     register_pack_tools(mcp)
     register_memory_tools(mcp)

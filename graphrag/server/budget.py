@@ -3,7 +3,8 @@
 Sizes count what the client receives: a structured result travels twice, as ``structuredContent``
 and as the JSON text block MCP clients without structured output read, so both are counted.
 Text fields of result items are capped in UTF-16 code units (what clients and LLM tokenisers see
-as string length) and never split a surrogate pair; anything else that does not fit is an error.
+as string length) and never split a surrogate pair. A list that does not fit even with empty texts loses
+its last items, and says how many (``fit_list``); anything else that does not fit is an error.
 """
 
 from __future__ import annotations
@@ -90,25 +91,80 @@ def largest_fitting(build: Callable[[int], M], low: int, high: int, budget: int,
     return build(low)
 
 
+_Measured = list[tuple[Clippable, list[tuple[BaseModel, str, str, int]]]]
+
+
+class Texts:
+    """The shortenable texts of result items, each measured once, then set to one common cap on demand."""
+
+    def __init__(self, measured: _Measured) -> None:
+        self._items = measured
+
+    @classmethod
+    def of(cls, items: Sequence[Clippable]) -> Texts:
+        return cls(
+            [(item, [(owner, name, text, utf16_units(text)) for owner, name, text in _texts(item)]) for item in items]
+        )
+
+    @property
+    def longest(self) -> int:
+        return max((units for _, texts in self._items for *_, units in texts), default=0)
+
+    def first(self, count: int) -> Texts:
+        """The texts of the first ``count`` items only (their originals, whatever cap was set since)."""
+        return Texts(self._items[:count])
+
+    def cap(self, units: int) -> None:
+        """Every text at most ``units`` UTF-16 units (plus the marker); an item says whether one was cut."""
+        for item, texts in self._items:
+            for owner, name, text, length in texts:
+                setattr(owner, name, text if length <= units else clip(text, units))
+            item.content_truncated = any(length > units for *_, length in texts)
+
+    def fit(self, response: M, budget: int, what: str) -> M:
+        """``response`` with the largest common cap (at most 2,000 units) at which it fits ``budget``.
+
+        The cap is searched only up to the longest text: a larger one gives the same answer, so a response
+        that fits uncapped is serialised once.
+        """
+
+        def capped(units: int) -> M:
+            self.cap(units)
+            return response
+
+        return largest_fitting(capped, 0, min(FIELD_UNITS, self.longest), budget, what)
+
+
+def _texts(item: Clippable) -> list[tuple[BaseModel, str, str]]:
+    return [(owner, name, text) for owner, name in item.clip_targets() if isinstance(text := getattr(owner, name), str)]
+
+
 def fit_items(response: M, items: Sequence[Clippable], budget: int, what: str) -> M:
     """Cap the items' text fields at 2,000 units, then shorten the longest ones evenly until the response fits.
 
     Items, their order and their metadata stay; an item whose text was shortened says ``content_truncated``.
     """
-    originals = [[(name, getattr(item, name)) for name in item.clip_fields] for item in items]
+    return Texts.of(items).fit(response, budget, what)
 
-    def capped(units: int) -> M:
-        for item, fields in zip(items, originals, strict=True):
-            shortened = False
-            for name, value in fields:
-                if isinstance(value, str):
-                    new = clip(value, units)
-                    shortened |= new != value
-                    setattr(item, name, new)
-            item.content_truncated = shortened
-        return response
 
-    return largest_fitting(capped, 0, FIELD_UNITS, budget, what)
+def fit_list(response: M, field: str, budget: int, what: str) -> M:
+    """Like ``fit_items`` for the items in ``response.<field>``; when even empty texts leave the answer too
+    large, the last items are left out and counted in ``response.omitted`` (never silently, DESIGN 5), and the
+    texts of those kept are shortened no more than they need."""
+    items: list[Clippable] = getattr(response, field)
+    texts = Texts.of(items)
+    try:
+        return texts.fit(response, budget, what)
+    except ResponseTooLarge:
+        if len(items) < 2:
+            raise
+    texts.cap(0)
+
+    def first(count: int) -> M:
+        return response.model_copy(update={field: items[:count], "omitted": len(items) - count})
+
+    kept = largest_fitting(first, 1, len(items) - 1, budget, what)
+    return texts.first(len(getattr(kept, field))).fit(kept, budget, what)
 
 
 def check_fits(response: M, budget: int, what: str) -> M:

@@ -1,38 +1,80 @@
-"""``graphrag serve``: the MCP server over stdio (desktop clients) or streamable HTTP (shared deployments)."""
+"""``graphrag serve``: the MCP server over stdio (desktop clients) or streamable HTTP (shared deployments).
+
+Over HTTP without a tokens file every caller is the local user, so such a server listens on loopback
+only; another address needs ``GRAPHRAG_TOKENS_FILE`` (or ``--allow-unauthenticated``, for a network the
+operator already guards, and the server then warns in its log).
+"""
 
 from __future__ import annotations
 
+import ipaddress
+import logging
 import sys
+from typing import NoReturn
 
 import click
 
 from graphrag.config import Settings
-from graphrag.errors import StoreUnavailable
+from graphrag.errors import GraphRagError
 from graphrag.stores.graph import GraphStore
+
+# uvicorn configures no logging of its own: the service's handler takes its records (and strips query
+# strings from its access lines).
+UVICORN_CONFIG = {"log_config": None}
+log = logging.getLogger(__name__)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may resolve to anything
+        return False
 
 
 @click.command("serve")
 @click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio", show_default=True)
-@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP only.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP only; not loopback: needs a tokens file.")
 @click.option("--port", default=8765, show_default=True, type=int, help="HTTP only.")
-def serve(transport: str, host: str, port: int) -> None:
+@click.option(
+    "--allow-unauthenticated",
+    is_flag=True,
+    help="HTTP only: listen on a non-loopback --host without GRAPHRAG_TOKENS_FILE (every caller is the local user).",
+)
+def serve(transport: str, host: str, port: int, allow_unauthenticated: bool) -> None:
     """Serve the MCP tools: pack_search, pack_graph, pack_get and the memory (search, save_memory, ...).
 
     \b
     Example:
         graphrag serve                                  # stdio, for a desktop client
         graphrag serve --transport http --port 8765     # http://127.0.0.1:8765/mcp, GET /health
+        GRAPHRAG_TOKENS_FILE=tokens.yaml graphrag serve --transport http --host 0.0.0.0
     """
     settings = Settings()
-    try:
-        GraphStore.connect(settings).close()  # one clear line now, rather than a failing first call
-    except StoreUnavailable as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+    open_to_all = transport == "http" and not is_loopback(host) and settings.graphrag_tokens_file is None
+    if open_to_all and not allow_unauthenticated:
+        _fail(
+            f"refusing to serve HTTP on {host} without GRAPHRAG_TOKENS_FILE: every caller would be the local user; "
+            "set a tokens file (docs/memory.md), or bind 127.0.0.1"
+        )
+    from graphrag.logs import configure_logging
     from graphrag.server.app import create_server
 
-    mcp = create_server(settings)
+    configure_logging(settings)  # after fastmcp's import, which installs handlers of its own
+    if open_to_all:
+        log.warning("serving HTTP on %s without tokens (--allow-unauthenticated): every caller is the local user", host)
+    try:
+        mcp = create_server(settings)  # reads the tokens file: a bad one is one line, before any store is touched
+        GraphStore.connect(settings).close()  # one clear line now, rather than a failing first call
+    except GraphRagError as exc:
+        _fail(str(exc))
     if transport == "stdio":
         mcp.run(show_banner=False)
     else:
-        mcp.run(transport="http", host=host, port=port, show_banner=False)
+        mcp.run(transport="http", host=host, port=port, show_banner=False, uvicorn_config=UVICORN_CONFIG)
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)

@@ -1,28 +1,40 @@
-"""Every tool error reaches the client as a message that starts with a stable code (DESIGN 4).
+"""Every tool error reaches the client as a small message that starts with a stable code (DESIGN 4).
 
 The service's own errors carry their code; a store that stops answering mid-call becomes
-``unavailable``; bad arguments become ``invalid_argument``. Anything else is a bug, and the
-server masks it (``mask_error_details``) instead of leaking internals.
+``unavailable`` (the driver's text, which names hosts, goes to the server log only); arguments that fail
+the input schema or hold a lone surrogate become ``invalid_argument``. Anything else is a bug: fastmcp
+masks it (``mask_error_details``), and ``ToolErrors`` logs its traceback and answers ``internal``.
+No message is longer than the smallest response budget allows, whatever the caller sent.
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import logging
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast, get_args
 
-from fastmcp.exceptions import ToolError, ValidationError
+from fastmcp.exceptions import NotFoundError, ToolError, ValidationError
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 from mcp.types import CallToolRequestParams
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from pydantic import ValidationError as PydanticValidationError
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
-from graphrag.errors import GraphRagError
+from graphrag.config import MIN_BUDGET_BYTES
+from graphrag.errors import ErrorCode, GraphRagError, echo, name_list
+from graphrag.server.budget import ENVELOPE_BYTES
 
 P = ParamSpec("P")
 R = TypeVar("R")
+CODES = frozenset(get_args(ErrorCode))
+ERROR_BYTES = MIN_BUDGET_BYTES - ENVELOPE_BYTES  # the most bytes of a message, as JSON text
+_SURROGATE = re.compile("[\ud800-\udfff]")
+log = logging.getLogger(__name__)
 
 
 @contextmanager
@@ -33,13 +45,11 @@ def tool_errors() -> Iterator[None]:
     except GraphRagError as exc:
         raise ToolError(str(exc)) from exc
     except (ServiceUnavailable, SessionExpired) as exc:
-        detail = " ".join(str(exc).split())
-        raise ToolError(
-            f"unavailable: Neo4j stopped answering ({detail}); start it with `graphrag neo4j start` and retry"
-        ) from exc
+        log.warning("Neo4j stopped answering: %s", " ".join(str(exc).split()))
+        raise ToolError("unavailable: Neo4j stopped answering; start it with `graphrag neo4j start` and retry") from exc
     except (ResponseHandlingException, UnexpectedResponse) as exc:
-        detail = " ".join(str(exc).split())
-        raise ToolError(f"unavailable: the Qdrant server stopped answering ({detail}); check QDRANT_URL") from exc
+        log.warning("the Qdrant server stopped answering: %s", " ".join(str(exc).split()))
+        raise ToolError("unavailable: the Qdrant server stopped answering; check QDRANT_URL and retry") from exc
 
 
 def coded(fn: Callable[P, R]) -> Callable[P, R]:
@@ -53,14 +63,82 @@ def coded(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-class InvalidArgumentsMiddleware(Middleware):
-    """Arguments that fail the input schema answer ``invalid_argument: ...`` like every other error."""
+def code_of(message: str) -> ErrorCode | None:
+    """The stable code a tool error message starts with, if it starts with one."""
+    head = message.split(":", 1)[0]
+    return cast(ErrorCode, head) if head in CODES else None
+
+
+class ToolErrors(Middleware):
+    """Coded, bounded errors for every tool call, whatever fails and whatever the arguments hold."""
 
     async def on_call_tool(
         self, context: MiddlewareContext[CallToolRequestParams], call_next: CallNext[CallToolRequestParams, ToolResult]
     ) -> ToolResult:
+        where = _lone_surrogate(context.message.arguments or {})
+        if where is not None:  # not text: Neo4j and every JSON encoder would refuse it further down
+            raise ToolError(
+                bounded(f"invalid_argument: {echo(where)} holds a lone UTF-16 surrogate, which is not text")
+            )
         try:
             return await call_next(context)
         except ValidationError as exc:
-            detail = " ".join(str(exc).split())
-            raise ToolError(f"invalid_argument: {detail}") from exc
+            raise ToolError(bounded(f"invalid_argument: {_describe(exc)}")) from exc
+        except NotFoundError as exc:
+            raise ToolError(bounded(f"not_found: no tool is named {echo(context.message.name)!r}")) from exc
+        except ToolError as exc:
+            message = str(exc)
+            if code_of(message) is None:  # fastmcp's mask over an exception nobody expected
+                log.error("internal error in tool %s", context.message.name, exc_info=exc.__cause__ or exc)
+                raise ToolError("internal: the server failed on this call; its log has the details") from exc
+            if message != bounded(message):
+                raise ToolError(bounded(message)) from exc
+            raise
+
+
+def bounded(message: str) -> str:
+    """``message``, cut (with ``…``) to ``ERROR_BYTES`` of JSON text, so that any error fits any budget."""
+    if _json_bytes(message) <= ERROR_BYTES:
+        return message
+    low, high = 0, len(message)  # the longest prefix that fits, by bisection (the cost is per character)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _json_bytes(message[:middle] + "…") <= ERROR_BYTES:
+            low = middle
+        else:
+            high = middle - 1
+    return message[:low] + "…"
+
+
+def _json_bytes(text: str) -> int:
+    return len(json.dumps(text).encode())
+
+
+def _lone_surrogate(value: Any, path: str = "") -> str | None:
+    """The argument path (``packs[2]``) of the first string holding a surrogate code point, else None."""
+    if isinstance(value, str):
+        return path if _SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        pairs = [(f"{path}.{key}" if path else str(key), item) for key, item in value.items()]
+    elif isinstance(value, list):
+        pairs = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+    else:
+        return None
+    for where, item in pairs:
+        if _SURROGATE.search(where):
+            return "an argument name"
+        if (found := _lone_surrogate(item, where)) is not None:
+            return found
+    return None
+
+
+def _describe(error: ValidationError) -> str:
+    """Which arguments failed and why, from the schema's words only: the input is never repeated."""
+    cause = error.__cause__
+    if not isinstance(cause, PydanticValidationError):
+        return "the arguments do not match the tool's input schema"
+    problems = [
+        f"{'.'.join(echo(str(part)) for part in detail['loc'])}: {detail['msg']}"
+        for detail in cause.errors(include_url=False, include_context=False, include_input=False)
+    ]
+    return name_list(problems, "; ")

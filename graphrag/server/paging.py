@@ -2,6 +2,7 @@
 
 A cursor carries the entity id, the format, the revision and the body offset (in code points, so
 a page never splits a character). It is not an authorisation: every page is read and checked afresh.
+Cursors are plain base64 a client can forge, so an offset is checked against the body it points into.
 """
 
 from __future__ import annotations
@@ -10,22 +11,24 @@ import base64
 import binascii
 from typing import Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
-from graphrag.errors import GraphRagError, InvalidArgument
+from graphrag.errors import GraphRagError, InvalidArgument, echo
 from graphrag.retrieval.entity import EntityReader
 from graphrag.retrieval.models import EntityPage
 from graphrag.server.budget import ResponseTooLarge, fit_items, largest_fitting
 
 Format = Literal["full", "metadata"]
 START = "start"
+MAX_OFFSET = 2**31  # far beyond any body a page can come from; Neo4j's integers end at 2**63
+FOREIGN = "cursor is not one this server gave out; start again with cursor='start'"
 
 
 class Cursor(BaseModel):
     id: str
     format: Format
     revision: str
-    offset: int
+    offset: int = Field(ge=0, le=MAX_OFFSET)
 
     def encode(self) -> str:
         return base64.urlsafe_b64encode(self.model_dump_json().encode()).decode().rstrip("=")
@@ -35,7 +38,7 @@ class Cursor(BaseModel):
         try:
             return cls.model_validate_json(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
         except (ValueError, binascii.Error, ValidationError) as exc:
-            raise InvalidArgument("cursor is not one this server gave out; start again with cursor='start'") from exc
+            raise InvalidArgument(FOREIGN) from exc
 
 
 class EntityPager:
@@ -53,8 +56,8 @@ class EntityPager:
         bound = Cursor.decode(cursor)
         if (bound.id, bound.format) != (entity_id, format):
             raise InvalidArgument(
-                f"the cursor belongs to pack_get(id={bound.id!r}, format={bound.format!r}), "
-                f"not to id={entity_id!r}, format={format!r}"
+                f"the cursor belongs to pack_get(id={echo(bound.id)!r}, format={bound.format!r}), "
+                f"not to id={echo(entity_id)!r}, format={format!r}"
             )
         return self._page(entity_id, format, bound.revision, bound.offset)
 
@@ -74,16 +77,18 @@ class EntityPager:
         current = window.page.revision
         if revision is not None and revision != current:
             raise GraphRagError(
-                f"entity {entity_id!r} changed since the previous page (revision {revision} -> {current}); "
+                f"entity {echo(entity_id)!r} changed since the previous page (revision {echo(revision)} -> {current}); "
                 "start again with cursor='start'",
                 code="document_changed",
             )
+        length = window.body_length if format == "full" else 0
+        if offset > 0 and offset >= length:  # no page ends there: a cursor is given out only while text remains
+            raise InvalidArgument(FOREIGN)
         if offset == 0:
             texts = [window.page, *(window.page.outgoing or []), *(window.page.incoming or [])]
             head = fit_items(window.page, texts, self._budget, "the entity's metadata and links")
         else:
             head = EntityPage(id=entity_id, revision=current, content="", complete=False, next_cursor=None)
-        length = window.body_length if format == "full" else 0
 
         def with_content(count: int) -> EntityPage:
             end = offset + count
@@ -95,6 +100,6 @@ class EntityPager:
 
     def _too_large(self, entity_id: str, body_length: int) -> str:
         return (
-            f"entity {entity_id!r} (a body of {body_length} characters) does not fit the response budget of "
-            f"{self._budget} bytes; read it in pages: pack_get(id={entity_id!r}, cursor='start')"
+            f"entity {echo(entity_id)!r} (a body of {body_length} characters) does not fit the response budget of "
+            f"{self._budget} bytes; read it in pages: pack_get(id={echo(entity_id)!r}, cursor='start')"
         )

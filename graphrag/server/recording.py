@@ -38,8 +38,13 @@ async def record_arm(
                 if reason == str(error):
                     raise
                 raise InvalidArgument(f"pack_search refused query {query.query_id}: {reason}") from error
-            hits = (answer.structured_content or {}).get("results", [])
-            results.append((query, [hit["id"] for hit in hits]))
+            found = answer.structured_content or {}
+            if found.get("omitted"):  # an arm must hold whole rankings, not what one response could carry
+                raise InvalidArgument(
+                    f"pack_search left out {found['omitted']} hits of query {query.query_id} to fit the response "
+                    "budget: record with a smaller --limit, or raise GRAPHRAG_RESPONSE_BUDGET_BYTES"
+                )
+            results.append((query, [hit["id"] for hit in found.get("results", [])]))
     with GraphStore.connect(settings) as graph:
         snapshot = snapshot_id((r["id"], r["sha256"]) for r in graph.read("eval_snapshot"))
         ids = sorted({i for _, found in results for i in found})

@@ -13,7 +13,7 @@ from graphrag.retrieval.entity import EntityReader
 from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
 from graphrag.retrieval.models import ContextResult, EntityPage, GraphResult, SearchResult
 from graphrag.retrieval.search import Mode, PackSearch
-from graphrag.server.budget import ResponseTooLarge, fit_items, largest_fitting
+from graphrag.server.budget import ResponseTooLarge, fit_items, fit_list, largest_fitting
 from graphrag.server.context import Services, services
 from graphrag.server.errors import coded
 from graphrag.server.paging import EntityPager, Format
@@ -49,10 +49,11 @@ def pack_search(
     *,
     ctx: Context,
 ) -> SearchResult:
-    """Entities for a query, best first, each saying why (matched: linked, text, vector, graph; via: the path)."""
+    """Entities for a query, best first, each saying why (matched: linked, text, vector, graph; via: the path).
+    Hits that do not fit the response budget even with shortened summaries are counted in `omitted`."""
     found = services(ctx)
     result = _search(found).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
-    return fit_items(result, result.results, found.settings.graphrag_response_budget_bytes, "the search results")
+    return fit_list(result, "results", found.settings.graphrag_response_budget_bytes, "the search results")
 
 
 @coded

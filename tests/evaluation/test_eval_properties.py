@@ -7,6 +7,7 @@ import json
 import random
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,19 +65,37 @@ def test_context_is_a_prefix_within_budget(hits: list[Hit], budget: int) -> None
         assert sum(h.end - h.start for h in selected) + nxt.end - nxt.start > budget
 
 
+arm_scores = st.lists(
+    st.tuples(st.sampled_from(ORDER), st.floats(0, 1), st.floats(0, 1)), min_size=1, max_size=40
+).filter(lambda rows: any(a != b for _, a, b in rows))  # real differences: the arms disagree somewhere
+
+
 @settings(max_examples=40, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.sampled_from(ORDER), st.floats(0, 1), st.floats(0, 1)),
-        min_size=1,
-        max_size=40,
-    )
-)
-def test_identical_arms_give_zero_and_intervals_contain_zero(rows: list[tuple[str, float, float]]) -> None:
-    scores = np.array([[a for _, a, _ in rows], [b for _, _, b in rows]])
-    result = paired_bootstrap(scores - scores, [s for s, _, _ in rows], ORDER, resamples=500)
-    assert result.estimate.tolist() == [0.0, 0.0]
-    assert np.all(result.low <= 0.0) and np.all(result.high >= 0.0)
+@given(arm_scores)
+def test_swapping_the_arms_negates_the_estimate_and_mirrors_the_interval(rows: list[tuple[str, float, float]]) -> None:
+    """The same draws serve both orders, so candidate - baseline and baseline - candidate are exact mirrors."""
+    baseline, candidate = np.array([[a for _, a, _ in rows]]), np.array([[b for _, _, b in rows]])
+    strata = [s for s, _, _ in rows]
+    forward = paired_bootstrap(candidate - baseline, strata, ORDER, resamples=500)
+    backward = paired_bootstrap(baseline - candidate, strata, ORDER, resamples=500)
+    assert forward.estimate[0] == pytest.approx(float(np.mean(candidate - baseline)), abs=1e-12)
+    assert backward.estimate[0] == pytest.approx(-forward.estimate[0], abs=1e-12)
+    assert backward.low[0] == pytest.approx(-forward.high[0], abs=1e-9)
+    assert backward.high[0] == pytest.approx(-forward.low[0], abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(arm_scores, st.floats(-0.5, 0.5))
+def test_a_constant_gain_shifts_estimate_and_interval_by_itself(
+    rows: list[tuple[str, float, float]], gain: float
+) -> None:
+    """A candidate better by ``gain`` on every query moves every replicate mean, so the whole interval, by ``gain``."""
+    differences = np.array([[b - a for _, a, b in rows]])
+    strata = [s for s, _, _ in rows]
+    plain = paired_bootstrap(differences, strata, ORDER, resamples=500)
+    shifted = paired_bootstrap(differences + gain, strata, ORDER, resamples=500)
+    for before, after in ((plain.estimate, shifted.estimate), (plain.low, shifted.low), (plain.high, shifted.high)):
+        assert after[0] == pytest.approx(before[0] + gain, abs=1e-9)
 
 
 @settings(max_examples=40, deadline=None)

@@ -8,7 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from graphrag.errors import InvalidArgument
 from graphrag.evaluation.contract import Arm, Corpus
+from graphrag.evaluation.recording import RecordQuery
+from graphrag.server.recording import record_arm
 from tests.conftest import EXAMPLES
 
 CONFIG = {
@@ -51,3 +56,11 @@ def test_record_writes_a_valid_arm_and_its_sources(run_ingest, tmp_path: Path) -
     texts = {source.source_id: source.text for source in corpus.sources}
     first = arm.runs[0].hits[0]
     assert texts[first.source_id] is not None and first.end == len(texts[first.source_id].encode("utf-16-le")) // 2
+
+
+async def test_record_refuses_a_ranking_the_response_budget_cut(run_ingest, settings) -> None:  # type: ignore[no-untyped-def]
+    """An arm holds whole rankings: hits left out to fit one response would bias every metric."""
+    run_ingest(EXAMPLES / "space-missions")
+    tight = settings.model_copy(update={"graphrag_response_budget_bytes": 2_000})
+    with pytest.raises(InvalidArgument, match=r"^invalid_argument: pack_search left out \d+ hits of query q1 "):
+        await record_arm(tight, [RecordQuery(query_id="q1", text="rocket")], CONFIG, "baseline", {"limit": 50})

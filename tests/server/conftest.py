@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fastmcp import Client
+import uvicorn
+from fastmcp import Client, FastMCP
 from mcp.types import CallToolResult
 
 from graphrag.config import Settings
@@ -20,6 +24,27 @@ def wire_bytes(result: Any) -> int:
     """UTF-8 bytes of a tool result as it travels: both the text block and the structured content."""
     wire = CallToolResult(content=result.content, structured_content=result.structured_content)
     return len(wire.model_dump_json(by_alias=True, exclude_none=True).encode())
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@asynccontextmanager
+async def served_over_http(mcp: FastMCP) -> AsyncIterator[str]:
+    """A real uvicorn serving ``mcp`` on a free loopback port, in this event loop; yields its base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(mcp.http_app(), host="127.0.0.1", port=port, log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            await asyncio.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await task
 
 
 def write_entity(root: Path, entity_id: str, body: str = "", **front: Any) -> Path:

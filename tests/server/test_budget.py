@@ -41,6 +41,7 @@ async def test_a_crowded_pack_within_budgets(crowded: Path, run_ingest, client_f
     """One ingest (embedding hundreds of long summaries is slow) for the three crowded cases."""
     run_ingest(crowded)
     await hundreds_of_hits_keep_order_and_metadata(client_for)
+    await hits_that_cannot_fit_are_left_out_from_the_end_and_counted(client_for)
     await graph_answer_is_cut_by_the_budget_and_says_so(client_for)
     await metadata_that_cannot_fit_is_response_too_large(client_for)
 
@@ -52,13 +53,28 @@ async def hundreds_of_hits_keep_order_and_metadata(client_for) -> None:  # type:
         )
     hits = result.structured_content["results"]
 
-    assert len(hits) == 50
+    assert len(hits) == 50 and result.structured_content["omitted"] == 0
     assert wire_bytes(result) <= 32_000
     assert all(h["content_truncated"] and h["summary"].endswith(MARKER) for h in hits)
     assert all(utf16_units(h["summary"]) <= FIELD_UNITS + len(MARKER) for h in hits)
     for hit in hits:
         hit["summary"].encode("utf-8")  # strict: a lone surrogate would raise
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
+
+
+async def hits_that_cannot_fit_are_left_out_from_the_end_and_counted(client_for) -> None:  # type: ignore[no-untyped-def]
+    """limit=50 always answers: when even empty summaries leave 50 hits too large, the best ones are listed."""
+    search = {"query": "rocket engine thrust", "limit": 50, "kinds": ["engine"]}
+    async with client_for() as client:
+        whole = (await client.call_tool("pack_search", search)).structured_content["results"]
+    async with client_for(graphrag_response_budget_bytes=8_000) as client:
+        result = await client.call_tool("pack_search", search)
+    answer = result.structured_content
+
+    assert wire_bytes(result) <= 8_000
+    assert 0 < answer["omitted"] < 50 and len(answer["results"]) + answer["omitted"] == 50
+    assert [h["id"] for h in answer["results"]] == [h["id"] for h in whole[: len(answer["results"])]]
+    assert all(h["content_truncated"] for h in answer["results"])
 
 
 async def graph_answer_is_cut_by_the_budget_and_says_so(client_for) -> None:  # type: ignore[no-untyped-def]

@@ -9,13 +9,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
 from graphrag.server.app import create_server
 from tests.conftest import EXAMPLES
-from tests.server.conftest import write_entity
+from tests.server.conftest import served_over_http, write_entity
 
 
 class BoltProxy:
@@ -66,8 +67,9 @@ async def test_lost_neo4j_is_unavailable_and_the_server_recovers(run_ingest, set
     async with Client(mcp) as client:
         assert (await client.call_tool("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": 1})).structured_content
         proxy.sever()
-        with pytest.raises(ToolError, match=r"^unavailable: Neo4j stopped answering .*graphrag neo4j start"):
+        with pytest.raises(ToolError, match=r"^unavailable: Neo4j stopped answering; .*graphrag neo4j start") as lost:
             await client.call_tool("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": 1})
+        assert "127.0.0.1" not in str(lost.value) and str(proxy.port) not in str(lost.value)  # the log has those
         proxy.cut = False
         answer = await client.call_tool("pack_get", {"id": "SM.MISSION.LUNA9", "format": "metadata"})
         assert answer.structured_content["title"] == "Луна-9"
@@ -86,3 +88,22 @@ async def test_search_sees_a_new_ingest_without_a_restart(tmp_path: Path, run_in
         await asyncio.sleep(2.1)  # the graph marker is read at most every 2 s
         second = (await client.call_tool("pack_search", {"query": "rockets"})).structured_content
     assert next(h["id"] for h in second["results"]) == "G.2"
+
+
+async def test_health_answers_within_two_seconds_and_names_only_the_store(settings, embedder) -> None:  # type: ignore[no-untyped-def]
+    """A lost Neo4j makes the driver retry for seconds; a load balancer still gets its answer in time, and an
+    unauthenticated caller learns which store is down, not the driver's text or the address."""
+    host, port = settings.neo4j_uri.removeprefix("bolt://").split(":")
+    proxy = BoltProxy((host, int(port)))
+    mcp = create_server(settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{proxy.port}"}), embedder=embedder)
+    async with served_over_http(mcp) as base, httpx.AsyncClient(base_url=base, timeout=10) as http:
+        healthy = await http.get("/health")
+        proxy.sever()
+        answers = []
+        for _ in range(3):  # probes in a row: none waits for the one before it to give up
+            started = asyncio.get_running_loop().time()
+            answers.append((await http.get("/health"), asyncio.get_running_loop().time() - started))
+    assert (healthy.status_code, healthy.json()) == (200, {"status": "ok"})
+    for answer, seconds in answers:
+        assert (answer.status_code, answer.json()) == (503, {"status": "unavailable", "store": "neo4j"})
+        assert seconds < 2.0

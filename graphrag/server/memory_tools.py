@@ -1,5 +1,8 @@
-"""The memory tools: ``search`` (the contract in memory-search.md), ``save_memory``, ``validate_memory``
-and ``run_archivist``. The server factory calls ``register_memory_tools(mcp)``."""
+"""The memory tools, MCP's side of ``graphrag.memory``: ``search`` (the contract in memory-search.md),
+``save_memory``, ``validate_memory`` and ``run_archivist``. The server factory calls ``register_memory_tools(mcp)``.
+
+Who the caller is comes from ``access`` (its middleware has already refused an unlisted or inactive project).
+"""
 
 from __future__ import annotations
 
@@ -9,15 +12,16 @@ from fastmcp import Context, FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from graphrag.errors import InvalidArgument, NotFound
-from graphrag.memory.access import current_caller, require_active_project, require_workspace
+from graphrag.errors import InvalidArgument, NotFound, echo, name_list
 from graphrag.memory.archivist import Archivist
 from graphrag.memory.expansion import QueryExpander
-from graphrag.memory.fitting import fit_records
 from graphrag.memory.model import ArchivistRun, MemoryRecord, SearchResponse, StatusCounts, ValidatedRecord, Validation
 from graphrag.memory.records import NewRecord, Selection, existing_ids, save, select
 from graphrag.memory.search import SearchRequest
 from graphrag.memory.search import search as run_search
+from graphrag.memory.workspace import require_workspace
+from graphrag.server.access import current_caller
+from graphrag.server.budget import fit_items, fit_list
 from graphrag.server.context import services
 from graphrag.server.errors import tool_errors
 from graphrag.server.schemas import add_tool
@@ -42,14 +46,15 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         ] = None,
         exclude_stale: Annotated[bool, Field(description="Leave out records whose status is stale.")] = False,
     ) -> SearchResponse:
-        """Memory records matching the query, with provenance, status and graph relations. Reads only."""
+        """Memory records matching the query, with provenance, status and graph relations. Reads only.
+        Records that do not fit the response budget even with shortened texts are counted in `omitted`."""
         with tool_errors():
             found = services(ctx)
-            caller = current_caller()
-            require_workspace(found.graph, caller, workspace)
+            project = current_caller().project
+            require_workspace(found.graph, project, workspace)
             request = SearchRequest(query, workspace, scope, limit, current_source_hash, exclude_stale)
-            response = SearchResponse(result=run_search(found.graph, found.embedder, caller.project, request, expander))
-            return fit_records(response, response.result, found.settings.graphrag_response_budget_bytes, "search")
+            response = SearchResponse(result=run_search(found.graph, found.embedder, project, request, expander))
+            return fit_list(response, "result", found.settings.graphrag_response_budget_bytes, "search")
 
     def save_memory(
         content: Annotated[str, Field(description="The fact, in any language.")],
@@ -68,7 +73,6 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         with tool_errors():
             found = services(ctx)
             caller = current_caller()
-            require_active_project(caller)
             new = NewRecord(
                 content=content,
                 scope=scope,
@@ -83,11 +87,13 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
             _check_new(new, workspace)
             missing = set(new.derived_from) - existing_ids(found.graph, caller.project, workspace, new.derived_from)
             if missing:
-                raise NotFound(f"derived_from names records not in workspace '{workspace}': {sorted(missing)}")
+                raise NotFound(
+                    f"derived_from names records not in workspace '{echo(workspace)}': {name_list(sorted(missing))}"
+                )
             record_id = save(found.graph, caller.project, caller.project_active, workspace, new)
             Archivist(found.graph, found.embedder).after_save(caller.project, workspace, record_id)
             record = select(found.graph, caller.project, workspace, Selection(ids=[record_id]))[0].record
-            return fit_records(record, [record], found.settings.graphrag_response_budget_bytes, "the saved record")
+            return fit_items(record, [record], found.settings.graphrag_response_budget_bytes, "the saved record")
 
     def validate_memory(
         source_id: Annotated[str, Field(description="The source whose records are checked.")],
@@ -101,19 +107,19 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         the mark of records that match again); report each record's status."""
         with tool_errors():
             found = services(ctx)
-            caller = current_caller()
-            require_workspace(found.graph, caller, workspace)
+            project = current_caller().project
+            require_workspace(found.graph, project, workspace)
             if current_source_hash:
                 found.graph.write(
                     "memory_stale_source",
-                    project=caller.project,
+                    project=project,
                     workspace=workspace,
                     source_id=source_id,
                     current_source_hash=current_source_hash,
                 )
-            selected = select(found.graph, caller.project, workspace, Selection(source_id=source_id))
+            selected = select(found.graph, project, workspace, Selection(source_id=source_id))
             if not selected:
-                raise NotFound(f"no records of source '{source_id}' in workspace '{workspace}'")
+                raise NotFound(f"no records of source '{echo(source_id)}' in workspace '{echo(workspace)}'")
             records = [
                 ValidatedRecord(
                     id=f.record.id,
@@ -144,9 +150,9 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         """Rebuild the archivist's links (supersedes, relates_to, fixes_issue) and stale marks of a workspace."""
         with tool_errors():
             found = services(ctx)
-            caller = current_caller()
-            require_workspace(found.graph, caller, workspace)
-            return Archivist(found.graph, found.embedder).run(caller.project, workspace)
+            project = current_caller().project
+            require_workspace(found.graph, project, workspace)
+            return Archivist(found.graph, found.embedder).run(project, workspace)
 
     add_tool(mcp, search, READ_ONLY)
     add_tool(mcp, save_memory, WRITES)

@@ -1,0 +1,141 @@
+"""Errors are small and coded whatever the caller sends: echoes are capped, lone surrogates and forged cursors
+are ``invalid_argument``, and a bug answers ``internal`` while its traceback goes to the server log."""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+from fastmcp import Client
+from fastmcp.exceptions import ToolError
+
+from graphrag.config import Settings
+from graphrag.embedding import Embedder, Vectors
+from graphrag.errors import ECHO_CHARS
+from graphrag.server.app import create_server
+from graphrag.server.errors import ERROR_BYTES
+from tests.conftest import EXAMPLES
+from tests.server.conftest import write_entity
+
+HUGE = "a" * 100_000
+VALID = {  # arguments each tool accepts, to which one bad argument is added
+    "pack_search": {"query": "rocket"},
+    "pack_context": {"question": "rocket"},
+    "pack_graph": {"id": "SM.MISSION.LUNA9"},
+    "pack_get": {"id": "SM.MISSION.LUNA9"},
+    "search": {"query": "x"},
+    "save_memory": {"content": "x"},
+    "validate_memory": {"source_id": "x"},
+    "run_archivist": {},
+}
+
+
+async def error(client: Client[Any], tool: str, arguments: dict[str, Any]) -> str:
+    with pytest.raises(ToolError) as caught:
+        await client.call_tool(tool, arguments)
+    message = str(caught.value)
+    assert len(json.dumps(message).encode()) <= ERROR_BYTES, f"{tool}: {len(message)} characters"
+    return message
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "expected"),
+    [
+        ("pack_get", {"id": HUGE}, "not_found: no entity has the id 'aaa"),
+        ("pack_graph", {"id": "SM.MISSION.LUNA9", "to": HUGE}, "not_found: no entity has the id 'aaa"),
+        ("pack_graph", {"id": "SM.MISSION.LUNA9", "relations": [HUGE]}, "invalid_argument: unknown relation 'aaa"),
+        (
+            "pack_search",
+            {"query": "x", "packs": [f"{n}{HUGE}" for n in range(50)]},
+            "invalid_argument: unknown packs: 0aaa",
+        ),
+        ("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": HUGE}, "invalid_argument: depth: Input should be"),
+        ("search", {"query": "x", "workspace": HUGE}, "workspace_inactive: workspace 'aaa"),
+        ("save_memory", {"content": "x", "derived_from": [f"{n}{HUGE}" for n in range(50)]}, "not_found: derived_from"),
+        (HUGE, {}, "not_found: no tool is named 'aaa"),
+    ],
+    ids=["pack_get id", "graph to", "relation", "packs", "schema", "workspace", "derived_from", "tool name"],
+)
+async def test_echoed_input_is_capped(
+    example: Client[Any], tool: str, arguments: dict[str, Any], expected: str
+) -> None:
+    message = await error(example, tool, arguments)
+    assert message.startswith(expected), message[:300]
+    assert "a" * (ECHO_CHARS + 1) not in message
+
+
+def surrogate_cases(tools: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every argument of every tool whose schema mentions strings, given a lone surrogate (lists in a list)."""
+    cases = []
+    for tool in tools:
+        for name, schema in tool.input_schema["properties"].items():
+            if "string" in str(schema):
+                cases.append((tool.name, {**VALID[tool.name], name: "ok \ud800"}))
+            if "array" in str(schema):
+                cases.append((tool.name, {**VALID[tool.name], name: ["ok", "\udfff tail"]}))
+    return cases
+
+
+async def test_a_lone_surrogate_in_any_string_argument_is_invalid(example: Client[Any]) -> None:
+    cases = surrogate_cases(await example.list_tools())
+    assert len(cases) == 39  # every text argument of the eight tools, lists also as lists
+    for tool, arguments in cases:
+        message = await error(example, tool, arguments)
+        assert message.startswith("invalid_argument: ") and "lone UTF-16 surrogate" in message, (tool, message)
+
+
+def forged(**fields: Any) -> str:
+    return base64.urlsafe_b64encode(json.dumps(fields).encode()).decode().rstrip("=")
+
+
+async def test_forged_cursor_offsets_are_invalid(tmp_path: Any, run_ingest: Any, client_for: Any) -> None:
+    root = tmp_path / "long"
+    root.mkdir()
+    write_entity(root, "LONG.1", body="Line of text.\n" * 5_000, kind="report", title="Long")
+    run_ingest(root)
+    async with client_for() as client:
+        first = (await client.call_tool("pack_get", {"id": "LONG.1", "cursor": "start"})).structured_content
+        genuine = json.loads(base64.urlsafe_b64decode(first["next_cursor"] + "=="))
+        assert genuine["offset"] > 0
+        for offset in (-1, 2**70, 70_000, 10**9):
+            cursor = forged(**{**genuine, "offset": offset})
+            message = await error(client, "pack_get", {"id": "LONG.1", "cursor": cursor})
+            assert message.startswith("invalid_argument: cursor is not one this server gave out"), (offset, message)
+        metadata = forged(**{**genuine, "format": "metadata"})
+        message = await error(client, "pack_get", {"id": "LONG.1", "cursor": metadata, "format": "metadata"})
+        assert message.startswith("invalid_argument: cursor is not one this server gave out")
+
+
+class FailingEmbedder:
+    """The real embedder, except that it breaks on one word: a bug inside a tool call."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.id, self.dimension, self._inner = inner.id, inner.dimension, inner
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if any("explode" in text for text in texts):
+            raise RuntimeError("boom: internal detail bolt://10.0.0.7:7687")
+        vectors: Vectors = np.asarray(self._inner.embed(texts))
+        return vectors
+
+
+async def test_a_bug_answers_internal_and_logs_its_traceback(
+    run_ingest: Any, embedder: Embedder, caplog: pytest.LogCaptureFixture, settings: Settings
+) -> None:
+    run_ingest(EXAMPLES / "space-missions")
+    caplog.set_level(logging.INFO, logger="graphrag")
+    async with Client(create_server(settings, embedder=FailingEmbedder(embedder))) as client:
+        message = await error(client, "pack_search", {"query": "explode", "mode": "vector"})
+        await client.call_tool("pack_search", {"query": "rocket", "mode": "vector"})
+
+    assert message == "internal: the server failed on this call; its log has the details"
+    failures = [r for r in caplog.records if r.exc_info and r.name == "graphrag.server.errors"]
+    assert len(failures) == 1 and isinstance(failures[0].exc_info[1], RuntimeError)  # type: ignore[index]
+    calls = [(r.tool, r.outcome) for r in caplog.records if r.name == "graphrag.server.call_log"]  # type: ignore[attr-defined]
+    assert calls == [("pack_search", "internal"), ("pack_search", "ok")]
+    assert all("explode" not in r.getMessage() and "rocket" not in r.getMessage() for r in caplog.records)
