@@ -49,8 +49,9 @@ STOP_WORDS = frozenset(
     """.split()
 )
 
-# Labels the graph model gives a meaning of its own; a kind may not shadow them.
-RESERVED_LABELS = frozenset({"Entity", "Missing", "Pack", "Passage"})
+# The pack graph model's own labels (schema.cypher): the full-text indexes over them are the service's.
+# Kinds are kept off these and every other label of cypher/ by ingest (``ingest.labels``).
+GRAPH_MODEL_LABELS = frozenset({"Entity", "Missing", "Pack", "Passage"})
 
 
 def fold(text: str) -> str:
@@ -89,9 +90,7 @@ def kind_label(kind: str) -> str:
     """PascalCase label for a kind (``failure-mode`` -> ``FailureMode``), so Browser colours kinds apart."""
     parts = [p for p in re.split(r"[^\w]+|_", _CAMEL_BOUNDARY.sub("_", kind)) if p]
     label = "".join(p[:1].upper() + p[1:] for p in parts) or "Entity"
-    if label[0].isdigit():
-        label = "Kind" + label
-    return label + "Kind" if label in RESERVED_LABELS - {"Entity"} else label
+    return "Kind" + label if label[0].isdigit() else label
 
 
 def query_words(query: str) -> list[str]:

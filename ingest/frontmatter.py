@@ -3,11 +3,17 @@
 python-frontmatter silently drops a block that is not a mapping, lets the last duplicate
 key win, and loses line numbers; authors need all three reported, so the block is split
 and composed here with PyYAML's safe loader (the C one when available, for speed).
+
+The composed nodes are walked once before anything is constructed. The walk holds a block to the
+limits of ``ingest.limits`` (size, depth, values after alias expansion, no recursive alias) and to
+what JSON and Neo4j can hold (no binary data or sets, integers within 64 bits, finite numbers,
+non-empty keys), and names the line of whatever it rejects.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,9 +25,22 @@ try:
 except ImportError:  # pragma: no cover - pure-Python PyYAML
     from yaml import SafeLoader  # type: ignore[assignment]
 
+from graphrag.errors import echo
+from ingest.limits import MAX_FRONTMATTER_CHARS, MAX_INTEGER, MAX_YAML_DEPTH, MAX_YAML_VALUES, MIN_INTEGER
+from ingest.report import shown
+
 _FENCE = "---"
 _CLOSING_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t\r]*$", re.MULTILINE)
 _TOP_KEY = re.compile(r"^([^\s#:][^:]*):")
+_TAG = "tag:yaml.org,2002:"
+# What a scalar of each typed tag must be; an explicit tag can give any text (`!!int abc`).
+_TYPED = {
+    _TAG + "int": "an integer within 64 bits",
+    _TAG + "float": "a finite number",
+    _TAG + "bool": "true or false",
+    _TAG + "timestamp": "a date",
+}
+_CHECKED = {*_TYPED, _TAG + "binary"}  # scalars with any other tag are text or null: nothing to check
 
 
 class FrontmatterError(Exception):
@@ -66,26 +85,32 @@ def split(text: str) -> tuple[str, str, int] | None:
 
 
 def parse(text: str) -> Frontmatter | None:
-    """Parse a file's text; None when there is no frontmatter (a README, a licence)."""
+    """Parse a file's text (line breaks already ``\\n``); None when there is no frontmatter (a README)."""
     parts = split(text)
     if parts is None:
         return None
     block, body, body_line = parts
+    if len(block) > MAX_FRONTMATTER_CHARS:
+        raise FrontmatterError(
+            f"frontmatter is {len(block):,} characters long, more than the {MAX_FRONTMATTER_CHARS:,} allowed", line=1
+        )
     result = Frontmatter(data={}, body=body, body_line=body_line)
     loader = SafeLoader(block)
     try:
         node = loader.get_single_node()
         data: Any = {}
         if node is not None:
-            _walk(node, result, parent=None)
+            _Walk(result, loader).value(node, path=None, depth=0)
             data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 2 if mark is not None else 1
-        problem = " ".join(filter(None, [exc.context, exc.problem]))
+        problem = echo(" ".join(filter(None, [exc.context, exc.problem])))
         raise FrontmatterError(f"invalid YAML: {problem}", line=line, field=_key_on(text, line)) from exc
-    except yaml.YAMLError as exc:
-        raise FrontmatterError(f"invalid YAML: {exc}", line=1) from exc
+    except yaml.reader.ReaderError as exc:
+        line = block.count("\n", 0, max(block.find(chr(exc.character)), 0)) + 2
+        message = f"invalid YAML: character #x{exc.character:04x} is not allowed ({exc.reason})"
+        raise FrontmatterError(message, line=line, field=_key_on(text, line)) from exc
     finally:
         loader.dispose()
     if not isinstance(data, dict):
@@ -101,27 +126,87 @@ def _key_on(text: str, line: int) -> str | None:
     return match.group(1) if match else None
 
 
-def _walk(node: yaml.Node, out: Frontmatter, parent: str | None) -> None:
-    """Record key lines (top level and one level below) and duplicate keys anywhere; scalars are skipped
-    without a call, since they are most of the nodes."""
-    if isinstance(node, yaml.MappingNode):
+class _Walk:
+    """One pass over the composed nodes: where each key stands, duplicate keys, and every value a store
+    could not hold or that grows without bound. Plain text scalars, most of the nodes, cost no call."""
+
+    def __init__(self, out: Frontmatter, loader: SafeLoader) -> None:
+        self._out = out
+        self._loader = loader
+        self._values = 0
+        self._key_line = 2  # the top-level key being walked: where an alias expands past the limit
+        self._open: set[int] = set()  # the collections being walked: an alias to one of them is recursive
+
+    def node(self, node: yaml.Node, parent: str | None, depth: int) -> None:
+        line = _line(node)
+        if id(node) in self._open:
+            raise FrontmatterError("recursive alias: a value contains itself", line, parent)
+        if depth > MAX_YAML_DEPTH:
+            raise FrontmatterError(f"values nested more than {MAX_YAML_DEPTH} levels deep", line, parent)
+        self._values += len(node.value)
+        if self._values > MAX_YAML_VALUES:
+            message = f"more than {MAX_YAML_VALUES:,} values once aliases are expanded"
+            raise FrontmatterError(message, self._key_line, parent)
+        if node.tag == _TAG + "set":
+            raise FrontmatterError("a set (!!set) is not allowed; write a list", line, parent)
+        self._open.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            self._mapping(node, parent, depth)
+        else:
+            for item in node.value:
+                if not isinstance(item, yaml.ScalarNode) or item.tag in _CHECKED:
+                    self.value(item, parent, depth)
+        self._open.discard(id(node))
+
+    def _mapping(self, node: yaml.MappingNode, parent: str | None, depth: int) -> None:
+        """Keys are read as the text written (``on:`` is 'on', not True; ``1:`` is '1'): they become
+        property names and JSON keys, which are text."""
         seen: set[str] = set()
         for key_node, value_node in node.value:
-            key = str(key_node.value)
-            line = key_node.start_mark.line + 2
+            line = _line(key_node)
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _TAG + "binary":
+                raise FrontmatterError("a key must be text", line, parent)
+            key = key_node.value
+            if not key or "\0" in key:
+                raise FrontmatterError(f"key {shown(key)} is empty or holds a NUL character", line, parent)
+            if key_node.tag != _TAG + "merge":
+                key_node.tag = _TAG + "str"
+            path = key if parent is None else f"{parent}.{key}"
             if key in seen:
-                out.duplicates.append((key if parent is None else f"{parent}.{key}", line))
+                self._out.duplicates.append((path, line))
             seen.add(key)
             if parent is None:
-                out.key_lines.setdefault(key, line)
+                self._key_line = line
+                self._out.key_lines.setdefault(key, line)
             else:
-                out.nested_key_lines.setdefault((parent, key), line)
-            if not isinstance(value_node, yaml.ScalarNode):
-                _walk(value_node, out, key if parent is None else f"{parent}.{key}")
-    elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            if not isinstance(item, yaml.ScalarNode):
-                _walk(item, out, parent)
+                self._out.nested_key_lines.setdefault((parent, key), line)
+            if not isinstance(value_node, yaml.ScalarNode) or value_node.tag in _CHECKED:
+                self.value(value_node, path, depth)
+
+    def value(self, node: yaml.Node, path: str | None, depth: int) -> None:
+        if not isinstance(node, yaml.ScalarNode):
+            self.node(node, path, depth + 1)
+        elif node.tag == _TAG + "binary":
+            raise FrontmatterError("binary data (!!binary) is not allowed; write text", _line(node), path)
+        elif node.tag in _TYPED:
+            try:  # constructed once: construct_document reuses it
+                valid = _storable(self._loader.construct_object(node))
+            except (ValueError, LookupError, AttributeError):  # how PyYAML fails on `!!int abc`, `!!bool maybe`
+                valid = False
+            if not valid:
+                raise FrontmatterError(f"{shown(node.value)} is not {_TYPED[node.tag]}", _line(node), path)
+
+
+def _storable(value: Any) -> bool:
+    """Neo4j stores 64-bit integers; JSON has no infinity or NaN."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return True
+    return MIN_INTEGER <= value <= MAX_INTEGER if isinstance(value, int) else math.isfinite(value)
+
+
+def _line(node: yaml.Node) -> int:
+    """The file line a node starts on (the block starts on line 2)."""
+    return node.start_mark.line + 2
 
 
 def _plain(value: Any) -> Any:
@@ -130,6 +215,6 @@ def _plain(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):  # tuples: the pairs of !!omap and !!pairs
         return [_plain(v) for v in value]
     return value

@@ -8,6 +8,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graphrag.names import is_valid_id, normalise_relation
+from ingest.limits import MAX_ID_LENGTH
+from ingest.report import shown
 
 
 class RelationSpec(BaseModel):
@@ -23,7 +25,7 @@ class RelationSpec(BaseModel):
             return None
         name = normalise_relation(value)
         if name is None:
-            raise ValueError(f"inverse {value!r} is not a relation name ([a-z][a-z0-9_]*)")
+            raise ValueError(f"inverse {shown(value)} is not a relation name ([a-z][a-z0-9_]*)")
         return name
 
 
@@ -41,8 +43,11 @@ class PackManifest(BaseModel):
     @field_validator("id")
     @classmethod
     def _id_is_valid(cls, value: str) -> str:
-        if not is_valid_id(value):
-            raise ValueError(f"pack id {value!r} must be letters, digits and . _ : / - without spaces")
+        if not is_valid_id(value) or len(value) > MAX_ID_LENGTH:
+            raise ValueError(
+                f"pack id {shown(value)} must be letters, digits and . _ : / - without spaces, "
+                f"at most {MAX_ID_LENGTH} characters"
+            )
         return value
 
     @field_validator("relations", mode="before")
@@ -54,7 +59,7 @@ class PackManifest(BaseModel):
         for raw, spec in value.items():
             name = normalise_relation(str(raw))
             if name is None:
-                raise ValueError(f"relation {raw!r} is not a relation name ([a-z][a-z0-9_]*)")
+                raise ValueError(f"relation {shown(raw)} is not a relation name ([a-z][a-z0-9_]*)")
             out[name] = spec if spec is not None else {}
         return out
 
@@ -149,5 +154,5 @@ class EntityFrontmatter(BaseModel):
     @classmethod
     def _valid_id(cls, value: str | None) -> str | None:
         if value is not None and not is_valid_id(value):
-            raise ValueError(f"id {value!r} must be letters, digits and . _ : / - without spaces")
+            raise ValueError(f"id {shown(value)} must be letters, digits and . _ : / - without spaces")
         return value

@@ -11,7 +11,9 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from graphrag.errors import echo
 from ingest.frontmatter import load_yaml
+from ingest.limits import MAX_FILE_BYTES
 from ingest.model import PackManifest
 from ingest.parse import ParsedFile, parse_file
 from ingest.report import Problem
@@ -53,7 +55,9 @@ def load_manifest(root: Path, raw: bytes) -> PackManifest:
         data = load_yaml(raw.decode("utf-8-sig")) or {}
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else 1
-        raise PackError(f"{path}:{line}: invalid YAML: {exc.problem}") from exc
+        raise PackError(f"{path}:{line}: invalid YAML: {echo(str(exc.problem))}") from exc
+    except (UnicodeDecodeError, yaml.YAMLError) as exc:  # not UTF-8, or a control character
+        raise PackError(f"{path}: not readable as YAML: {echo(str(exc))}") from exc
     if not isinstance(data, dict):
         raise PackError(f"{path}:1: pack.yaml must be a mapping")
     data.setdefault("id", root.resolve().name)
@@ -82,11 +86,43 @@ def markdown_files(root: Path) -> list[tuple[Path, str]]:
 
 
 def read_files(pack: Pack, known: Known | None = None) -> None:
-    """Hash every file; parse those that are not ``known`` to be stored as they are."""
+    """Hash every file; parse those that are not ``known`` to be stored as they are. A file that cannot
+    be read is rejected like one that cannot be parsed: reported, and its stored version kept."""
     for path, rel in markdown_files(pack.root):
-        raw = path.read_bytes()
+        try:
+            raw = _read(path, rel)
+        except _Unreadable as exc:
+            unread = ParsedFile(path=exc.path, sha256="")
+            unread.report("error", str(exc))
+            pack.files.append(unread)
+            continue
         sha = hashlib.sha256(raw).hexdigest()
         if known is not None and known(pack.manifest.id, rel, sha):
             pack.files.append(ParsedFile(path=rel, sha256=sha, unchanged=True))
         else:
             pack.files.append(parse_file(pack.manifest, rel, raw, sha))
+
+
+class _Unreadable(Exception):
+    """A file the run cannot take in; ``path`` is printable even when the name is not UTF-8."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def _read(path: Path, rel: str) -> bytes:
+    """The file's bytes, reading no more than MAX_FILE_BYTES + 1 of a larger one."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise _Unreadable(shown, "the file name is not UTF-8; rename the file") from None
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise _Unreadable(rel, f"cannot be read: {exc.strerror or exc}") from exc
+    if len(raw) > MAX_FILE_BYTES:
+        raise _Unreadable(rel, f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the most a pack file may be")
+    return raw

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from dataclasses import dataclass, field
@@ -11,8 +12,11 @@ from pydantic import ValidationError
 
 from graphrag.names import kind_label, normalise_relation
 from ingest.frontmatter import Frontmatter, FrontmatterError, parse
+from ingest.labels import reserved_kind_label
+from ingest.limits import MAX_ID_LENGTH, MAX_PASSAGES_PER_FILE, MAX_RELATIONS_PER_FILE
 from ingest.model import Entity, EntityFrontmatter, Link, PackManifest
-from ingest.report import Problem, Severity
+from ingest.passages import count
+from ingest.report import Problem, Severity, shown
 
 # Keys that are the entity itself, under each spelling authors use (first one wins).
 _CORE_ALIASES = {"kind": ("kind", "type"), "title": ("title", "name")}
@@ -55,12 +59,12 @@ class ParsedFile:
 def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> ParsedFile:
     out = ParsedFile(path=rel_path, sha256=sha)
 
+    raw = raw.removeprefix(codecs.BOM_UTF8)
     try:
-        text = raw.decode("utf-8-sig")
+        text = _lines(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        out.report("error", f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+        _not_utf8(raw, exc, out)
         return out
-    text = text.replace("\r\n", "\n")
     try:
         fm = parse(text)
     except FrontmatterError as exc:
@@ -70,7 +74,7 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         out.skipped = True
         return out
     for key, line in fm.duplicates:
-        out.report("warning", f"duplicate key {key!r}: the last value is used", line, key)
+        out.report("warning", f"duplicate key {shown(key)}: the last value is used", line, key)
 
     data = dict(fm.data)
     core: dict[str, Any] = {k: data[k] for k in _CORE_KEYS - {"related"} if k in data}
@@ -85,9 +89,8 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
             spelled = _spelling(str(err["loc"][0]) if err["loc"] else None, data)
             message = err["msg"].removeprefix("Value error, ")
             if err["type"] in ("string_type", "list_type"):
-                message = (
-                    f"must be {'text' if err['type'] == 'string_type' else 'a list of text'}, found {err['input']!r}"
-                )
+                expected = "text" if err["type"] == "string_type" else "a list of text"
+                message = f"must be {expected}, found {shown(err['input'])}"
             out.report("error", message, fm.key_lines.get(spelled or "", None), spelled)
         return out
 
@@ -97,7 +100,11 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
     title = front.title or _first_heading(fm.body) or stem.rsplit("/", 1)[-1]
     summary = front.summary if front.summary is not None else _first_paragraph(fm.body)
 
+    label = kind_label(kind)
+    _check_bounds(fm, data, entity_id, kind, label, out)
     links = _links(manifest, fm, data, out)
+    if out.rejected:
+        return out
     used = set(_CORE_KEYS) | {s for spellings in _CORE_ALIASES.values() for s in spellings[:1]}
     used |= {spellings[1] for name, spellings in _CORE_ALIASES.items() if spellings[0] not in data}
     used |= {k for k in data if _top_level_relation(manifest, k) is not None}
@@ -107,14 +114,15 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
             continue
         name = f"fm_{key}" if key in _RESERVED_PROPERTIES else key
         if name != key:
-            out.report("warning", f"key {key!r} is a graph property name; kept as {name!r}", fm.key_lines.get(key), key)
+            message = f"key {shown(key)} is a graph property name; kept as {shown(name)}"
+            out.report("warning", message, fm.key_lines.get(key), key)
         properties[name] = _property_value(value)
 
     out.entity = Entity(
         id=entity_id,
         pack=manifest.id,
         kind=kind,
-        kind_label=kind_label(kind),
+        kind_label=label,
         title=title,
         summary=summary,
         aliases=front.aliases,
@@ -127,6 +135,24 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         links=links,
     )
     return out
+
+
+def _check_bounds(
+    fm: Frontmatter, data: dict[str, Any], entity_id: str, kind: str, label: str, out: ParsedFile
+) -> None:
+    """Errors for an entity the stores must not take: a label of the service's own, an id too long to
+    index, more passages than one transaction should hold."""
+    if reserved_kind_label(label):
+        spelled = _spelling("kind", data)
+        message = f"kind {shown(kind)} would be the label :{label}, which the service uses for its own nodes"
+        out.report("error", message, fm.key_lines.get(spelled or ""), spelled)
+    if len(entity_id) > MAX_ID_LENGTH:
+        message = f"id is {len(entity_id):,} characters long, more than the {MAX_ID_LENGTH} allowed"
+        out.report("error", message, fm.key_lines.get("id"), "id")
+    # A passage holds at least one line: only a body of more lines than the limit is worth counting.
+    if fm.body.count("\n") >= MAX_PASSAGES_PER_FILE and (passages := count(fm.body)) > MAX_PASSAGES_PER_FILE:
+        message = f"the body makes {passages:,} passages (sections and windows), more than {MAX_PASSAGES_PER_FILE:,}"
+        out.report("error", message, fm.body_line)
 
 
 def _spelling(key: str | None, data: dict[str, Any]) -> str | None:
@@ -166,18 +192,24 @@ def _links(manifest: PackManifest, fm: Frontmatter, data: dict[str, Any], out: P
 
     links: list[Link] = []
     seen: set[tuple[str, str, bool]] = set()
+    relations: set[str] = set()
     for raw, value, line, field_name in found:
         relation = normalise_relation(str(raw))
         if relation is None:
             out.report(
-                "warning", f"relation name {raw!r} is not [a-z][a-z0-9_]*; its links are skipped", line, field_name
+                "warning", f"relation name {shown(raw)} is not [a-z][a-z0-9_]*; its links are skipped", line, field_name
             )
             continue
         if relation != raw:
-            out.report("warning", f"relation {raw!r} read as {relation!r}", line, field_name)
+            out.report("warning", f"relation {shown(raw)} read as {shown(relation)}", line, field_name)
         if manifest.relations and not manifest.declares(relation):
-            out.report("warning", f"relation {relation!r} is not declared in pack.yaml", line, field_name)
+            out.report("warning", f"relation {shown(relation)} is not declared in pack.yaml", line, field_name)
         canonical, reverse = manifest.canonical(relation)
+        relations.add(canonical)
+        if len(relations) > MAX_RELATIONS_PER_FILE:
+            message = f"more than {MAX_RELATIONS_PER_FILE} distinct relations in one file"
+            out.report("error", message, line, field_name)
+            return []
         for target, weight, note in _targets(value, line, field_name, out):
             identity = (canonical, target, reverse)
             if identity in seen:
@@ -195,26 +227,30 @@ def _targets(
     for item in items:
         if item is None:
             continue
-        if isinstance(item, str | int | float) and not isinstance(item, bool):
-            text = str(item).strip()
-            if text:
-                out.append((text, None, None))
-            continue
+        weight: Any = None
+        note: Any = None
         if isinstance(item, dict):
-            target = item.get("id", item.get("target"))
+            target, weight, note = item.get("id", item.get("target")), item.get("weight"), item.get("note")
             if not isinstance(target, str | int | float) or isinstance(target, bool) or not str(target).strip():
-                file.report("warning", f"link object without an 'id' or 'target': {item!r}", line, field_name)
+                file.report("warning", f"link object without an 'id' or 'target': {shown(item)}", line, field_name)
                 continue
-            weight = item.get("weight")
             if weight is not None and (isinstance(weight, bool) or not isinstance(weight, int | float)):
-                file.report("warning", f"weight {weight!r} is not a number; the link keeps no weight", line, field_name)
+                message = f"weight {shown(weight)} is not a number; the link keeps no weight"
+                file.report("warning", message, line, field_name)
                 weight = None
-            note = item.get("note")
-            out.append(
-                (str(target).strip(), None if weight is None else float(weight), None if note is None else str(note))
-            )
+        elif isinstance(item, str | int | float) and not isinstance(item, bool):
+            target = item
+        else:
+            file.report("warning", f"link target {shown(item)} is neither an id nor a link object", line, field_name)
             continue
-        file.report("warning", f"link target {item!r} is neither an id nor a link object", line, field_name)
+        text = str(target).strip()
+        if len(text) > MAX_ID_LENGTH:
+            message = (
+                f"link target is {len(text):,} characters long, longer than an id may be ({MAX_ID_LENGTH}); skipped"
+            )
+            file.report("warning", message, line, field_name)
+        elif text:
+            out.append((text, None if weight is None else float(weight), None if note is None else str(note)))
     return out
 
 
@@ -226,6 +262,18 @@ def _property_value(value: Any) -> Any:
         kinds = {type(v) for v in value}
         return value if len(kinds) == 1 else [str(v) for v in value]
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _lines(text: str) -> str:
+    """Every line break as ``\\n`` (Windows ``\\r\\n``, old Mac ``\\r``), so lines count as an editor counts them."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _not_utf8(raw: bytes, exc: UnicodeDecodeError, out: ParsedFile) -> None:
+    """Name the line of the first byte that is not UTF-8 (counting every kind of line break)."""
+    before = raw[: exc.start]
+    line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
+    out.report("error", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} ({exc.reason})", line)
 
 
 def _first_heading(body: str) -> str | None:

@@ -31,20 +31,31 @@ class Passage:
 def cut(entity_id: str, body: str, body_line: int) -> list[Passage]:
     """The passages of ``body``, whose first line is line ``body_line`` of its file."""
     lines = body.split("\n")
-    passages: list[Passage] = []
-    for heading, start, end in _sections(lines):
-        for first, last in _windows(lines, start, end):
-            passages.append(
-                Passage(
-                    entity=entity_id,
-                    number=len(passages) + 1,
-                    heading=heading,
-                    first=body_line + first,
-                    last=body_line + last,
-                    text="\n".join(lines[first : last + 1]),
-                )
-            )
-    return passages
+    return [
+        Passage(
+            entity=entity_id,
+            number=number,
+            heading=heading,
+            first=body_line + first,
+            last=body_line + last,
+            text="\n".join(lines[first : last + 1]),
+        )
+        for number, (heading, first, last) in enumerate(_spans(lines), start=1)
+    ]
+
+
+def count(body: str) -> int:
+    """How many passages ``cut`` makes of a body, without their text (ingest bounds it per file)."""
+    return len(_spans(body.split("\n")))
+
+
+def _spans(lines: list[str]) -> list[tuple[str, int, int]]:
+    """(heading, first line, last line) of each passage, 0-based in the body."""
+    return [
+        (heading, first, last)
+        for heading, start, end in _sections(lines)
+        for first, last in _windows(lines, start, end)
+    ]
 
 
 def _sections(lines: list[str]) -> list[tuple[str, int, int]]:

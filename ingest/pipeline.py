@@ -28,8 +28,12 @@ from ingest.report import DanglingLink, IngestReport
 from ingest.resolve import ResolvedLink
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
-EMBED_BATCH = 1000  # one graph transaction per batch, too
+EMBED_BATCH = 1000  # one graph transaction per batch, too, unless it is larger than TRANSACTION_BYTES
 WRITE_BATCH = 500
+# What one graph transaction may hold, estimated: Neo4j keeps it in its heap (at most 70% of it by default,
+# 716 MiB for the local server's 1 GiB), at about 16 bytes per character of body text and 1 KiB per row.
+# A dozen 4 MiB files in one transaction exhausted that; a single file of the largest size takes ~80 MiB.
+TRANSACTION_BYTES = 256 * 2**20
 DERIVED_VERSION = 2  # raise when passages (or other data derived from files) are cut differently
 T = TypeVar("T")
 
@@ -195,7 +199,8 @@ def vector_payload(entity: Entity) -> dict[str, Any]:
 
 class GraphWriter:
     """Writes entities in batches; each batch (nodes, their old links deleted, their new links) is one
-    transaction, so a node's stored hash always means its links are in place."""
+    transaction, so a node's stored hash always means its links are in place. A batch too large for
+    one transaction is split between entities."""
 
     def __init__(self, graph: GraphStore, work: Plan) -> None:
         self._graph = graph
@@ -205,19 +210,40 @@ class GraphWriter:
             self._links.setdefault(link.declared_by, []).append(link_row(link))
 
     def write(self, batch: Sequence[Entity]) -> None:
-        if not batch:
-            return
-        ids = [e.id for e in batch]
-        old = [i for i in ids if i not in self._new]
-        self._graph.write_together(
-            [
-                ("ingest_upsert_entities", {"rows": [entity_row(e) for e in batch]}),
-                ("ingest_delete_declared_links", {"ids": old}),
-                ("ingest_write_links", {"rows": [row for i in ids for row in self._links.get(i, [])]}),
-                ("ingest_delete_passages", {"ids": old}),
-                ("ingest_write_passages", {"rows": [row for e in batch for row in passage_rows(e)]}),
-            ]
-        )
+        with_passages = [(entity, passage_rows(entity)) for entity in batch]
+        for part in by_cost(with_passages, self._cost, TRANSACTION_BYTES):
+            ids = [entity.id for entity, _ in part]
+            old = [i for i in ids if i not in self._new]
+            self._graph.write_together(
+                [
+                    ("ingest_upsert_entities", {"rows": [entity_row(entity) for entity, _ in part]}),
+                    ("ingest_delete_declared_links", {"ids": old}),
+                    ("ingest_write_links", {"rows": [row for i in ids for row in self._links.get(i, [])]}),
+                    ("ingest_delete_passages", {"ids": old}),
+                    ("ingest_write_passages", {"rows": [row for _, rows in part for row in rows]}),
+                ]
+            )
+
+    def _cost(self, item: tuple[Entity, list[dict[str, Any]]]) -> int:
+        """An entity's share of a transaction, in estimated bytes (see TRANSACTION_BYTES)."""
+        entity, passages = item
+        return 16 * len(entity.body) + 1024 * (1 + len(passages) + len(self._links.get(entity.id, [])))
+
+
+def by_cost(items: Sequence[T], cost: Callable[[T], int], budget: int) -> Iterator[list[T]]:
+    """Consecutive parts of ``items`` whose costs add up to at most ``budget`` (an item costlier than
+    that is a part of its own)."""
+    part: list[T] = []
+    spent = 0
+    for item in items:
+        price = cost(item)
+        if part and spent + price > budget:
+            yield part
+            part, spent = [], 0
+        part.append(item)
+        spent += price
+    if part:
+        yield part
 
 
 def _write_stores(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from graphrag.errors import echo
 
 Severity = Literal["error", "warning"]
 
@@ -18,10 +20,21 @@ class Problem(BaseModel):
     field: str | None = None
     message: str
 
+    @field_validator("field")
+    @classmethod
+    def _short_field(cls, value: str | None) -> str | None:
+        """A field is a key the author wrote, which may be any length."""
+        return None if value is None else echo(value)
+
     def render(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
         field = f" [{self.field}]" if self.field else ""
         return f"{where}: {self.severity}{field}: {self.message}"
+
+
+def shown(value: object) -> str:
+    """An input value as a message quotes it: its ``repr``, cut short like every echo of an input."""
+    return echo(repr(value))
 
 
 class DanglingLink(BaseModel):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from graphrag.names import fold, is_valid_id, relationship_type
 from ingest.model import Entity
-from ingest.report import Problem
+from ingest.report import Problem, shown
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class Resolver:
                         path=entity.path,
                         line=link.line,
                         field=f"related.{link.relation}",
-                        message=f"target {link.target!r} is neither an id nor a known title; link skipped",
+                        message=f"target {shown(link.target)} is neither an id nor a known title; link skipped",
                     )
                 )
                 continue

@@ -14,6 +14,7 @@ from pathlib import Path
 
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
 def cypher_dir() -> Path:
@@ -37,8 +38,13 @@ class CypherFile:
         return [s.strip() for s in re.split(r";\s*$", self.body, flags=re.MULTILINE) if s.strip()]
 
     @property
+    def code(self) -> str:
+        """The body without its string literals and ``//`` comments: where parameters and labels are named."""
+        return _LINE_COMMENT.sub("", _STRING.sub("''", self.body))
+
+    @property
     def parameters(self) -> set[str]:
-        return set(_PARAMETER.findall(_STRING.sub("", self.body)))
+        return set(_PARAMETER.findall(self.code))
 
     @property
     def documented_parameters(self) -> set[str]:

@@ -12,7 +12,7 @@ from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_ex
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError, StoreUnavailable
-from graphrag.names import RESERVED_LABELS
+from graphrag.names import GRAPH_MODEL_LABELS
 from graphrag.stores import Store
 from graphrag.stores.cypher import CypherFile, query
 
@@ -70,7 +70,7 @@ class GraphStore(Store):
         wanted = dict(filter(None, map(fulltext_definition, statements)))
         for row in self.read("schema_fulltext_indexes") if wanted else []:
             found = (row["labels"], row["properties"], row["analyzer"], bool(row["eventually_consistent"]))
-            if set(row["labels"]) <= RESERVED_LABELS and wanted.get(row["name"]) != found:
+            if set(row["labels"]) <= GRAPH_MODEL_LABELS and wanted.get(row["name"]) != found:
                 self.write("schema_drop_index", index=row["name"])
         for statement in statements:
             self._driver.execute_query(statement, database_=self._database)

@@ -1,0 +1,90 @@
+"""Hostile files through the real ingest (Neo4j, embedded Qdrant): the good files of the pack ingest,
+each bad one is reported with its path, and a rejected file's previous version stays."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from graphrag.config import Settings
+from graphrag.stores.graph import GraphStore
+from graphrag.stores.vectors import VectorStore
+from ingest.limits import MAX_FILE_BYTES
+from ingest.pipeline import by_cost, check
+from tests.ingest.test_hostile_files import HOSTILE, HOSTILE_PATHS
+from tests.ingest.test_ingest_stores import count
+
+GOOD_A = "---\nid: GOOD.A\nkind: note\ntitle: Good A\nrelated:\n  uses: GOOD.B\n---\nA body.\n"
+GOOD_B_CR = "---\rid: GOOD.B\rkind: note\rtitle: Good B\r---\r\r# Good B\r\rAn old Mac file.\r"
+# Nodes a kind must never become: the memory's, or a pack other than this one.
+SERVICE_NODES = "MATCH (n) WHERE n:MemoryRecord OR n:Project OR n:Workspace OR (n:Pack AND n.id <> 'p') RETURN count(n)"
+
+
+def put(root: Path, rel: str, content: str | bytes) -> str:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return rel
+
+
+def hostile_pack(root: Path) -> list[str]:
+    """Two good files and one file per hostile class; returns the paths the report must reject."""
+    put(root, "good/a.md", GOOD_A)
+    put(root, "good/b.md", GOOD_B_CR)
+    bad = [put(root, HOSTILE_PATHS.get(name, f"bad/{name}.md"), raw) for name, (raw, _) in HOSTILE.items()]
+    bad.append(put(root, "bad/too-large.md", b"---\nid: BIG\n---\n" + b"x" * MAX_FILE_BYTES))
+    fd = os.open(os.fsencode(root / "bad") + b"/caf\xe9.md", os.O_WRONLY | os.O_CREAT)  # a Latin-1 file name
+    os.write(fd, b"---\nid: LATIN1.NAME\n---\n")
+    os.close(fd)
+    (root / "bad" / "unreadable.md").symlink_to("/proc/self/mem")  # a regular file whose reads fail (EIO)
+    return [*bad, "bad/caf\ufffd.md", "bad/unreadable.md"]
+
+
+def test_good_files_ingest_and_every_hostile_file_is_reported(
+    run_ingest, tmp_path: Path, graph: GraphStore, settings: Settings
+) -> None:
+    bad = hostile_pack(tmp_path / "p")
+
+    report = run_ingest(tmp_path / "p")
+
+    assert report.exit_code == 1
+    assert sorted(report.added) == ["GOOD.A", "GOOD.B"] and report.links == 1
+    assert sorted({p.path for p in report.errors}) == sorted(bad)
+    assert all(
+        p.line is not None for p in report.errors if not p.path.startswith(("bad/too", "bad/caf", "bad/un", "nnn"))
+    )
+    assert "bad/unreadable.md: error: cannot be read: Input/output error" in [p.render() for p in report.errors]
+    assert count(graph, "MATCH (e:Entity) WHERE NOT e:Missing RETURN count(e)") == 2
+    assert count(graph, "MATCH (:Entity {id: 'GOOD.A'})-[:USES]->(:Note {id: 'GOOD.B'}) RETURN count(*)") == 1
+    assert count(graph, SERVICE_NODES) == 0
+    with VectorStore.open(settings) as vectors:
+        assert sorted(vectors.payloads()) == ["GOOD.A", "GOOD.B"]
+    # `graphrag check` reports the same, without any store.
+    assert [p.render() for p in check([tmp_path / "p"]).errors] == [p.render() for p in report.errors]
+
+
+def test_reserved_kind_is_rejected_and_the_previous_version_stays(
+    run_ingest, tmp_path: Path, graph: GraphStore, settings: Settings
+) -> None:
+    """Were `memory_record` a label, this file would plant a record in another project's memory search."""
+    note = "---\nid: X.1\nkind: {kind}\ntitle: {title}\nproject: other\nworkspace: default\n---\nBody.\n"
+    put(tmp_path / "p", "x.md", note.format(kind="note", title="First"))
+    run_ingest(tmp_path / "p")
+    put(tmp_path / "p", "x.md", note.format(kind="memory_record", title="Second"))
+
+    report = run_ingest(tmp_path / "p")
+
+    assert [p.render() for p in report.errors] == [
+        "x.md:3: error [kind]: kind 'memory_record' would be the label :MemoryRecord, which the service uses for its own nodes"
+    ]
+    assert (report.added, report.updated, report.removed) == ([], [], [])
+    records, _, _ = graph._driver.execute_query("MATCH (e:Entity {id: 'X.1'}) RETURN labels(e) AS l, e.title AS t")
+    assert (sorted(records[0]["l"]), records[0]["t"]) == (["Entity", "Note"], "First")
+    assert count(graph, SERVICE_NODES) == 0
+    with VectorStore.open(settings) as vectors:
+        assert vectors.payloads()["X.1"]["kind"] == "note"
+
+
+def test_a_write_batch_is_split_into_transactions_within_budget() -> None:
+    """A dozen files of the largest size in one transaction exhausted Neo4j's transaction memory."""
+    assert list(by_cost([5, 5, 5, 20, 1], cost=lambda n: n, budget=10)) == [[5, 5], [5], [20], [1]]
