@@ -89,8 +89,9 @@ class GraphWalk:
         seeds = {index[i]: w for i, w in query.seeds.items() if i in index}
         if not seeds:
             return []
-        nodes, parents = _neighbourhood(adjacency, seeds, adjacency.weights_for(query.text))
-        scores = _personalised_pagerank(adjacency, nodes, seeds, adjacency.weights_for(query.text))
+        weights = adjacency.weights_for(query.text)
+        nodes, parents = _neighbourhood(adjacency, seeds, weights)
+        scores = _personalised_pagerank(adjacency, nodes, seeds, weights)
         entities = copy.entities
         ranked = sorted(
             (
