@@ -1,7 +1,8 @@
 // Creates or updates packs, recording the embedding model of their vectors.
 // Parameters: $packs (list of {id, title, description, language, root, embedder, manifest_sha256,
 //   relation_types: relationship types its links use, relations: its declared vocabulary as JSON {name: inverse},
-//   derived_version: version of the derived data (passages) its entities were written with}).
+//   derived_version: version of the derived data (passages) its entities were written with,
+//   vectors_pending: false, the run that wrote its vectors ended}).
 UNWIND $packs AS pack
 MERGE (p:Pack {id: pack.id})
 SET p.title = pack.title,
@@ -12,4 +13,5 @@ SET p.title = pack.title,
     p.manifest_sha256 = pack.manifest_sha256,
     p.relation_types = pack.relation_types,
     p.relations = pack.relations,
-    p.derived_version = pack.derived_version
+    p.derived_version = pack.derived_version,
+    p.vectors_pending = pack.vectors_pending

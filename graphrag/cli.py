@@ -10,6 +10,9 @@ import importlib
 from typing import Any
 
 import click
+from pydantic import ValidationError
+
+from graphrag.config import Settings, settings_problems
 
 # name -> ("module:attribute" of a click command or group, one-line help for the listing)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -35,6 +38,17 @@ class LazyGroup(click.Group):
         command: Any = getattr(importlib.import_module(module_name), attribute)
         assert isinstance(command, click.Command)
         return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """A bad setting in the environment or ``.env`` is a bad invocation: one line per setting, exit 2."""
+        try:
+            return super().invoke(ctx)
+        except ValidationError as exc:
+            if exc.title != Settings.__name__:
+                raise
+            for line in settings_problems(exc):
+                click.echo(f"error: {line}", err=True)
+            ctx.exit(2)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Commands"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_EMBEDDER = "use-multilingual-v3"
@@ -51,3 +51,12 @@ class Settings(BaseSettings):
     @property
     def qdrant_path(self) -> Path:
         return self.graphrag_home / "qdrant"
+
+
+def settings_problems(exc: ValidationError) -> list[str]:
+    """A bad setting as its variable's name and what is wrong, one line each; never the value (a password
+    may be the one that is wrong)."""
+    return [
+        f"setting {'.'.join(str(part) for part in error['loc']).upper() or '?'}: {error['msg']}"
+        for error in exc.errors(include_input=False, include_url=False)
+    ]

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from graphrag.config import Settings
 
-SERVICE_LOGGER = "graphrag"
+SERVICE_LOGGERS = ("graphrag", "ingest")  # the packages of this project
 _AT_INFO = ("uvicorn", "fastmcp")  # startup lines (where the server listens) and uvicorn's access log
 _OWN_HANDLERS = ("uvicorn", "uvicorn.access", "uvicorn.error", "fastmcp")  # loggers their libraries equip
 _FASTMCP_CALL_ERRORS = ("Error calling tool", "Invalid arguments for tool")
@@ -84,7 +84,8 @@ def configure_logging(settings: Settings, stream: TextIO | None = None) -> None:
     _installed.append(handler)
     root.setLevel(logging.WARNING)
     level = logging.getLevelNamesMapping()[settings.graphrag_log_level]
-    logging.getLogger(SERVICE_LOGGER).setLevel(level)
+    for name in SERVICE_LOGGERS:
+        logging.getLogger(name).setLevel(level)
     for name in _OWN_HANDLERS:
         library = logging.getLogger(name)
         for old in library.handlers[:]:

@@ -11,6 +11,7 @@ import click
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
+from graphrag.logs import configure_logging
 from ingest.packs import PackError
 from ingest.pipeline import Progress, check, ingest
 from ingest.report import IngestReport
@@ -104,7 +105,9 @@ def ingest_command(packs: tuple[Path, ...], as_json: bool) -> None:
     Example:
         graphrag ingest examples/space-missions --json
     """
-    _run(lambda: ingest(packs, Settings(), _progress()), as_json)
+    settings = Settings()
+    configure_logging(settings)
+    _run(lambda: ingest(packs, settings, _progress()), as_json)
 
 
 @click.command("watch")
@@ -119,6 +122,7 @@ def watch_command(packs: tuple[Path, ...]) -> None:
     from watchfiles import watch
 
     settings = Settings()
+    configure_logging(settings)
 
     def once() -> None:
         try:

@@ -9,9 +9,10 @@ Pack metadata, which records the embedder, is written last.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,7 +22,7 @@ from graphrag.names import script_text
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.model import Entity
-from ingest.packs import Pack, PackError, open_pack, read_files
+from ingest.packs import MANIFEST, Pack, PackError, open_pack, read_files
 from ingest.passages import cut
 from ingest.plan import Plan, StoredEntity, plan
 from ingest.report import DanglingLink, IngestReport
@@ -36,6 +37,7 @@ WRITE_BATCH = 500
 TRANSACTION_BYTES = 256 * 2**20
 DERIVED_VERSION = 2  # raise when passages (or other data derived from files) are cut differently
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 def _quiet(phase: str, done: int, total: int) -> None:
@@ -79,33 +81,59 @@ def ingest(
     packs = open_packs(paths)
     pack_ids = [p.manifest.id for p in packs]
     embedder = embedder or load_embedder(settings.graphrag_embedder)
-    with GraphStore.connect(settings) as graph:
+    with GraphStore.connect(settings) as graph, ExitStack() as opened:
         with _timed(timings, "neo4j_read"):
             graph.ensure_schema()
-            stored = {r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)}
             stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
+            _refuse_taken_ids(packs, stored_packs)
+            stored = {r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)}
             others = graph.read("ingest_other_entities", packs=pack_ids)
         stale = {p for p in pack_ids if (stored_packs.get(p) or {}).get("embedder") != embedder.id}
         relinked = frozenset(p.manifest.id for p in packs if _rewrite_all(p, stored_packs.get(p.manifest.id)))
+        vectors: VectorStore | None = None
+        reindexed: str | None = None
+
+        def open_vectors() -> VectorStore:
+            nonlocal reindexed
+            store = opened.enter_context(VectorStore.open(settings))
+            reindexed = store.ensure_collection(embedder.id, embedder.dimension, expect_points=bool(stored))
+            if reindexed:
+                graph.write("ingest_forget_embedders")
+                stale.update(pack_ids)
+            return store
+
+        # A pack whose last run did not end (or that an older ingester wrote) may hold vectors the graph
+        # does not know: the first batch creates its node, the run's end writes `vectors_pending: false`.
+        unsettled = [p for p in pack_ids if (stored_packs.get(p) or {}).get("vectors_pending") is not False]
+        orphans: list[str] = []
+        reembed: set[str] = set()
+        if unsettled:
+            vectors = open_vectors()
+            with _timed(timings, "qdrant"):
+                orphans, reembed = _unsettled_vectors(vectors, unsettled, stored, others)
         with _timed(timings, "parse"):
-            _read_changed_files(packs, stored, stale | relinked)
+            _read_changed_files(packs, stored, stale | relinked, reembed)
         with _timed(timings, "plan"):
-            work = plan(packs, stored, others, stale, relinked_packs=relinked)
+            work = plan(packs, stored, others, stale, relinked_packs=relinked, reembed=reembed)
         # Qdrant is opened only when vectors change: a no-change run never pays for loading it.
-        with VectorStore.open(settings) if work.embed or work.remove else nullcontext() as vectors:
-            if vectors is not None:
-                reason = vectors.ensure_collection(embedder.id, embedder.dimension, expect_points=bool(stored))
-                if reason:
-                    graph.write("ingest_forget_embedders")
-                    with _timed(timings, "parse"):
-                        packs = read_packs(paths)
-                    work = plan(packs, stored, others, set(pack_ids), relinked_packs=relinked)
-                    work.report.reindexed = reason
-                vectors.delete(work.remove)
-            _write_stores(GraphWriter(graph, work), vectors, embedder, work, progress, timings)
+        if vectors is None and (work.embed or work.remove):
+            vectors = open_vectors()
+            if reindexed:
+                with _timed(timings, "parse"):
+                    packs = read_packs(paths)
+                work = plan(packs, stored, others, stale, relinked_packs=relinked)
+        work.report.reindexed = reindexed
+        pending = [p for p in pack_ids if p in stored_packs] if work.embed or work.remove or orphans else []
+        if vectors is not None:
+            if pending:  # cleared with the pack rows at the end; a run that fails before leaves it set
+                graph.write("ingest_mark_vectors_pending", packs=pending)
+            vectors.delete(work.remove + orphans)
+        writer = GraphWriter(graph, work)
+        _write_stores(writer, vectors, embedder, work, progress, timings)
         work.report.embedded = len(work.embed)
         with _timed(timings, "neo4j_write"):
             if work.remove:
+                writer.delete_declared_links(work.remove)
                 graph.write("ingest_remove_entities", ids=work.remove)
             if work.changes_anything:
                 graph.write("ingest_prune_placeholders")
@@ -114,12 +142,62 @@ def ingest(
             relation_types = _count_links(graph, work.report, pack_ids)
         with _timed(timings, "neo4j_write"):
             pack_rows = [_pack_row(p, embedder.id, relation_types.get(p.manifest.id, [])) for p in packs]
-            changed_packs = [row for row in pack_rows if _differs(row, stored_packs.get(row["id"]))]
+            changed_packs = [
+                row for row in pack_rows if row["id"] in pending or _differs(row, stored_packs.get(row["id"]))
+            ]
             if changed_packs:
                 graph.write("ingest_upsert_packs", packs=changed_packs)
     timings["total"] = time.perf_counter() - started
     work.report.timings = {k: round(v, 3) for k, v in timings.items()}
+    _log_run(work.report)
     return work.report
+
+
+def _log_run(report: IngestReport) -> None:
+    """The run's line for an operator: counts and duration, no file content."""
+    counts = {
+        "packs": len(report.packs),
+        "added": len(report.added),
+        "updated": len(report.updated),
+        "unchanged": report.unchanged,
+        "removed": len(report.removed),
+        "embedded": report.embedded,
+        "errors": len(report.errors),
+        "warnings": len(report.warnings),
+    }
+    duration_ms = round(1000 * report.timings.get("total", 0.0))
+    summary = ", ".join(f"{key} {value}" for key, value in counts.items())
+    log.info("ingest: %s (%d ms)", summary, duration_ms, extra={**counts, "duration_ms": duration_ms})
+
+
+def _refuse_taken_ids(packs: list[Pack], stored_packs: dict[str, dict[str, Any]]) -> None:
+    """A pack id belongs to one folder: another folder whose pack.yaml names it would replace that pack's
+    entities. A folder that no longer holds that pack (it was moved or deleted) gives its id up."""
+    for pack in packs:
+        root = (stored_packs.get(pack.manifest.id) or {}).get("root")
+        if root is None or Path(root) == pack.root or not Path(root).is_dir():
+            continue
+        try:
+            holder = open_pack(Path(root)).manifest.id
+        except PackError:
+            continue
+        if holder == pack.manifest.id:
+            raise PackError(
+                f"{pack.root / MANIFEST}: pack id {pack.manifest.id!r} belongs to the pack ingested from {root}; "
+                "give this pack another id, or move that folder away first"
+            )
+
+
+def _unsettled_vectors(
+    vectors: VectorStore, packs: list[str], stored: dict[str, StoredEntity], others: list[dict[str, Any]]
+) -> tuple[list[str], set[str]]:
+    """(vectors of entities the graph does not hold, entities whose vector is not of the graph's version):
+    what a failed run can leave behind between writing vectors and committing the graph."""
+    defined = stored.keys() | {o["id"] for o in others}
+    found = vectors.fingerprints(packs)
+    orphans = sorted(found.keys() - defined)
+    mismatched = {s.id for s in stored.values() if s.pack in packs and found.get(s.id) != s.sha256}
+    return orphans, mismatched
 
 
 def _rewrite_all(pack: Pack, stored: dict[str, Any] | None) -> bool:
@@ -130,10 +208,13 @@ def _rewrite_all(pack: Pack, stored: dict[str, Any] | None) -> bool:
     )
 
 
-def _read_changed_files(packs: list[Pack], stored: dict[str, StoredEntity], reread: set[str] | frozenset[str]) -> None:
+def _read_changed_files(
+    packs: list[Pack], stored: dict[str, StoredEntity], reread: set[str] | frozenset[str], reembed: set[str]
+) -> None:
     """Parse only files whose content differs from the stored version; all files of the ``reread`` packs
-    (their pack.yaml changed, which changes how links read, or their vectors need rebuilding)."""
-    known = {(s.pack, s.path): s.sha256 for s in stored.values()}
+    (their pack.yaml changed, which changes how links read, or their vectors need rebuilding), and the
+    files of the ``reembed`` entities."""
+    known = {(s.pack, s.path): s.sha256 for s in stored.values() if s.id not in reembed}
     for pack in packs:
         trusted = pack.manifest.id not in reread
         read_files(pack, (lambda p, path, sha: known.get((p, path)) == sha) if trusted else None)
@@ -198,9 +279,9 @@ def vector_payload(entity: Entity) -> dict[str, Any]:
 
 
 class GraphWriter:
-    """Writes entities in batches; each batch (nodes, their old links deleted, their new links) is one
-    transaction, so a node's stored hash always means its links are in place. A batch too large for
-    one transaction is split between entities."""
+    """Writes entities in batches; each batch (nodes, their new links and passages) is one transaction,
+    so a node's stored hash always means its links are in place. A batch too large for one transaction
+    is split between entities."""
 
     def __init__(self, graph: GraphStore, work: Plan) -> None:
         self._graph = graph
@@ -214,15 +295,23 @@ class GraphWriter:
         for part in by_cost(with_passages, self._cost, TRANSACTION_BYTES):
             ids = [entity.id for entity, _ in part]
             old = [i for i in ids if i not in self._new]
+            self.delete_declared_links(old)
             self._graph.write_together(
                 [
                     ("ingest_upsert_entities", {"rows": [entity_row(entity) for entity, _ in part]}),
-                    ("ingest_delete_declared_links", {"ids": old}),
                     ("ingest_write_links", {"rows": [row for i in ids for row in self._links.get(i, [])]}),
                     ("ingest_delete_passages", {"ids": old}),
                     ("ingest_write_passages", {"rows": [row for _, rows in part for row in rows]}),
                 ]
             )
+
+    def delete_declared_links(self, ids: list[str]) -> None:
+        """The links these entities' files declared, in transactions of bounded size: a file that once
+        declared more links than one transaction can hold must not block every later ingest. Safe apart
+        from the batch that writes the new ones: the nodes keep their old hashes until it commits, so a
+        run that stops in between writes them again."""
+        if ids:
+            self._graph.run_auto_commit("ingest_delete_declared_links", ids=ids)
 
     def _cost(self, item: tuple[Entity, list[dict[str, Any]]]) -> int:
         """An entity's share of a transaction, in estimated bytes (see TRANSACTION_BYTES)."""
@@ -265,8 +354,10 @@ def _write_stores(
         if vectors is not None:
             with _timed(timings, "qdrant"):
                 vectors.upsert([vector_payload(e) for e in batch], matrix)
+            log.debug("ingest: %d of %d vectors written", done, total)
         with _timed(timings, "neo4j_write"):
             graph.write([e for e in batch if e.id in to_write])
+        log.debug("ingest: %d of %d entities embedded and written", done, total)
         progress("embed", done, total)
     embedded = {e.id for e in work.embed}
     rest = [e for e in work.write if e.id not in embedded]
@@ -290,6 +381,7 @@ def _pack_row(pack: Pack, embedder_id: str, relation_types: list[str]) -> dict[s
         "relation_types": relation_types,
         "relations": json.dumps(declared, sort_keys=True),
         "derived_version": DERIVED_VERSION,
+        "vectors_pending": False,
     }
 
 

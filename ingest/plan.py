@@ -12,7 +12,7 @@ from typing import Any, Literal
 from graphrag.names import relation_of_type
 from ingest.model import Entity
 from ingest.packs import Pack
-from ingest.report import DanglingLink, IngestReport, PackReport, Problem
+from ingest.report import DanglingLink, IngestReport, PackReport, Problem, shown
 from ingest.resolve import ResolvedLink, Resolver
 
 
@@ -47,14 +47,17 @@ def plan(
     stale_packs: set[str],
     mode: Literal["ingest", "check"] = "ingest",
     relinked_packs: frozenset[str] = frozenset(),
+    reembed: set[str] | frozenset[str] = frozenset(),
 ) -> Plan:
     """``stored``: this run's packs as the graph holds them; ``others``: entities of other packs;
     ``stale_packs``: packs whose vectors were made by another embedder; ``relinked_packs``: packs
-    whose pack.yaml changed, so every entity's links are written again."""
+    whose pack.yaml changed, so every entity's links are written again; ``reembed``: entities whose vector
+    is not of their stored version."""
     report = IngestReport(mode=mode)
     by_path = {(s.pack, s.path): s for s in stored.values()}
     by_id: dict[str, list[Entity | StoredEntity]] = defaultdict(list)
-    rejected_paths: set[tuple[str, str]] = set()
+    rejected_paths: set[tuple[str, str]] = set()  # (pack, path) of files whose stored version stays
+    skipped_paths: set[tuple[str, str]] = set()
     for pack in packs:
         pack_report = PackReport(pack=pack.manifest.id, root=str(pack.root), files=len(pack.files))
         report.packs.append(pack_report)
@@ -68,32 +71,24 @@ def plan(
                 pack_report.entities += 1
             elif parsed.skipped:
                 pack_report.skipped.append(parsed.path)
+                skipped_paths.add((pack.manifest.id, parsed.path))
             elif parsed.entity is None:
                 rejected_paths.add((pack.manifest.id, parsed.path))
             else:
                 by_id[parsed.entity.id].append(parsed.entity)
                 pack_report.entities += 1
 
-    other_packs = {o["id"]: o for o in others}
+    owners = {o["id"]: f"{o['pack']}:{o['path']}" for o in others}
     valid: list[Entity] = []
     unchanged: list[StoredEntity] = []
     kept: set[str] = set()  # ids whose stored version stays because the file is in conflict
     for entity_id, entities in by_id.items():
-        owner = other_packs.get(entity_id)
+        owner = owners.get(entity_id)
         if len(entities) > 1 or owner is not None:
-            paths = [f"{e.pack}:{e.path}" for e in entities]
-            if owner is not None:
-                paths.append(f"{owner['pack']}:{owner['path']}")
-            for entity in entities:
-                report.errors.append(
-                    Problem(
-                        severity="error",
-                        path=entity.path,
-                        field="id",
-                        message=f"id {entity_id!r} is defined by several files: {', '.join(paths)}; "
-                        "the version ingested before is kept",
-                    )
-                )
+            report.errors.extend(_conflict(entity_id, entities, owner))
+            # Each file keeps what it had: the id's stored version, and a file's previous entity (its id was
+            # another before an author copied this one in), whose incoming links would fall to placeholders.
+            rejected_paths.update((e.pack, e.path) for e in entities)
             kept.add(entity_id)
             continue
         for one in entities:
@@ -106,7 +101,11 @@ def plan(
         resolver.add(known.id, known.title, known.aliases or [])
     for other in others:
         resolver.add(other["id"], other.get("title"), other.get("aliases") or [])
-    for entity_id in kept:
+    defined = {e.id for e in valid} | {u.id for u in unchanged} | kept
+    held = [s for s in stored.values() if s.id not in defined and (s.pack, s.path) in rejected_paths]
+    for known in held + [stored[i] for i in kept if i in stored]:  # stored versions that stay
+        resolver.add(known.id, known.title, known.aliases or [])
+    for entity_id in kept - stored.keys():
         resolver.add(entity_id, None, [])
 
     result = Plan(report=report, valid=valid)
@@ -128,17 +127,34 @@ def plan(
             result.write.append(entity)
             result.links.extend(links)
             (report.added if before is None else report.updated).append(entity.id)
-        if changed or entity.pack in stale_packs:
+        if changed or entity.pack in stale_packs or entity.id in reembed:
             result.embed.append(entity)
         if not (changed or entity.pack in relinked_packs):
             report.unchanged += 1
     report.unchanged += len(unchanged)
 
-    defined = {e.id for e in valid} | {u.id for u in unchanged} | kept
     for entity_id, before in stored.items():
-        if entity_id not in defined and (before.pack, before.path) not in rejected_paths:
-            result.remove.append(entity_id)
+        if entity_id in defined or (before.pack, before.path) in rejected_paths:
+            continue
+        result.remove.append(entity_id)
+        if (before.pack, before.path) in skipped_paths:
+            report.warnings.append(
+                Problem(
+                    severity="warning",
+                    path=before.path,
+                    message=f"the file no longer opens with frontmatter: entity {shown(entity_id)} is removed",
+                )
+            )
     report.removed = sorted(result.remove)
     report.errors.sort(key=lambda p: (p.path, p.line or 0))
     report.warnings.sort(key=lambda p: (p.path, p.line or 0))
     return result
+
+
+def _conflict(entity_id: str, files: list[Entity | StoredEntity], owner: str | None) -> list[Problem]:
+    """One error per file that defines ``entity_id`` (the other pack's owner included), each naming all."""
+    paths = [f"{e.pack}:{e.path}" for e in files] + ([owner] if owner else [])
+    message = f"id {shown(entity_id)} is defined by several files: {', '.join(paths)}; "
+    message += "the version ingested before is kept"
+    blamed = [e.path for e in files] + ([owner] if owner else [])
+    return [Problem(severity="error", path=path, field="id", message=message) for path in blamed]

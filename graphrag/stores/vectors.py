@@ -169,6 +169,22 @@ class VectorStore(Store):
             if offset is None:
                 return out
 
+    @_retry_transient
+    def fingerprints(self, packs: Sequence[str]) -> dict[str, str]:
+        """The content hash each point of these packs was embedded from, by entity id."""
+        from qdrant_client import models
+
+        only = models.Filter(must=[models.FieldCondition(key="pack", match=models.MatchAny(any=list(packs)))])
+        out: dict[str, str] = {}
+        offset = None
+        while True:
+            points, offset = self._client.scroll(
+                COLLECTION, scroll_filter=only, limit=1000, offset=offset, with_payload=["id", "sha256"]
+            )
+            out.update((point.payload["id"], point.payload["sha256"]) for point in points)
+            if offset is None:
+                return out
+
     # --- reads for the MCP server (added by the server engineer, issue 3) ---
 
     @_retry_transient

@@ -72,3 +72,22 @@ def test_ingest_json_report(graph: GraphStore, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert len(report["added"]) == 32 and report["embedded"] == 32 and report["links"] == 49
+
+
+def test_ingest_logs_one_json_line_per_run(graph: GraphStore, tmp_path: Path) -> None:
+    env = {"GRAPHRAG_HOME": str(tmp_path / "home"), "GRAPHRAG_LOG_FORMAT": "json"}
+    result = graphrag("ingest", str(EXAMPLES / "space-missions"), env=env)
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    assert [(line["logger"], line["added"], line["embedded"], line["errors"]) for line in lines] == [
+        ("ingest.pipeline", 32, 32, 0)
+    ]
+
+
+def test_a_bad_setting_is_one_line_per_variable_without_its_value() -> None:
+    result = graphrag("ingest", str(EXAMPLES), env={"NEO4J_HTTP_PORT": "seven", "GRAPHRAG_LOG_LEVEL": "secret-ish"})
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: setting NEO4J_HTTP_PORT: Input should be a valid integer, unable to parse string as an integer",
+        "error: setting GRAPHRAG_LOG_LEVEL: Input should be 'DEBUG', 'INFO', 'WARNING' or 'ERROR'",
+    ]
