@@ -1,4 +1,5 @@
-"""Labels the project's own queries give a meaning: a pack ``kind`` may never become one of them.
+"""Labels and relationship types the project's own queries give a meaning: a pack ``kind`` may never
+become such a label, nor a relation name such a type (``contains`` would be the packs' ``CONTAINS``).
 
 A kind becomes a label (``mission`` -> ``:Mission``); were it ``memory_record``, its entity would be a
 ``:MemoryRecord`` that the memory search of some project finds. The set is read from every file in
@@ -20,6 +21,8 @@ from graphrag.stores.cypher import CypherFile, all_queries
 # relationship `[r:TYPE]` is left out by its `[`, a map entry `{key: value}` by its `{` or its space.
 _NODE_PATTERN = re.compile(r"\(\s*\w*\s*((?::\s*\w+\s*)+)")
 _LABEL_TEST = re.compile(r"(?<![\[{\w])\w+((?::\w+)+)")
+# `[r:TYPE]`, `[:A|B]` and `-[:TYPE*1..2]-` in a relationship pattern.
+_RELATIONSHIP_PATTERN = re.compile(r"\[\s*\w*\s*:\s*(\w+(?:\s*\|\s*\w+)*)")
 
 
 def labels_in(query: CypherFile) -> set[str]:
@@ -40,3 +43,25 @@ def service_labels() -> frozenset[str]:
 def reserved_kind_label(label: str) -> bool:
     """Whether a kind's label is the service's own; ``Entity`` (the default kind) is every entity's label."""
     return label != "Entity" and label in service_labels()
+
+
+# The memory's links from one record to another (``graphrag.memory.model.Relation``): its queries match
+# them between two :MemoryRecord nodes only, so a pack's links may carry the same names (``relates_to``
+# is even the packs' default relation).
+RECORD_LINK_TYPES = frozenset({"RELATES_TO", "FIXES_ISSUE", "SUPERSEDES"})
+
+
+@cache
+def service_relationship_types() -> frozenset[str]:
+    """Every relationship type a file of ``cypher/`` names in a pattern."""
+    found: set[str] = set()
+    for query in all_queries():
+        for match in _RELATIONSHIP_PATTERN.finditer(query.code):
+            found.update(part.strip() for part in match.group(1).split("|"))
+    return frozenset(found)
+
+
+def reserved_relationship_type(rel_type: str) -> bool:
+    """Whether a relation's type is one the service draws itself (``CONTAINS`` from a pack to its
+    entities, ``ABOUT`` from a memory record): a pack's link of that type would be walked as one of them."""
+    return rel_type in service_relationship_types() - RECORD_LINK_TYPES

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from typing import get_args
 
 import pytest
 import yaml
@@ -16,9 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphrag.errors import ECHO_CHARS
+from graphrag.memory.model import Relation
 from graphrag.names import GRAPH_MODEL_LABELS
 from graphrag.stores.cypher import parse_cypher
-from ingest.labels import labels_in, service_labels
+from ingest.labels import RECORD_LINK_TYPES, labels_in, service_labels, service_relationship_types
 from ingest.limits import (
     MAX_FRONTMATTER_CHARS,
     MAX_ID_LENGTH,
@@ -220,6 +222,22 @@ def test_every_label_of_the_cypher_files_is_a_rejected_kind(label: str) -> None:
     assert rendered(parsed) == [
         f"{PATH}:3: error [kind]: kind {snake(label)!r} would be the label :{label}, which the service uses for its own nodes"
     ]
+
+
+@pytest.mark.parametrize("rel_type", sorted(service_relationship_types() - RECORD_LINK_TYPES))
+def test_a_relation_named_like_a_service_link_is_skipped_with_a_warning(rel_type: str) -> None:
+    """A pack's `contains` link would be walked as a pack's membership (CONTAINS), and deleted with it."""
+    parsed = parse(f"---\nid: X\nrelated:\n  {rel_type.lower()}: [Y]\n  uses: [Z]\n---\n")
+    assert parsed.entity is not None and [lk.target for lk in parsed.entity.links] == ["Z"]
+    assert rendered(parsed) == [
+        f"{PATH}:4: warning [related.{rel_type.lower()}]: relation {rel_type.lower()!r} would be the relationship "
+        f"type {rel_type}, which the service uses for its own links; its links are skipped"
+    ]
+
+
+def test_reserved_relationship_types_are_read_from_the_cypher_files() -> None:
+    assert {"CONTAINS", "ABOUT"} <= service_relationship_types() - RECORD_LINK_TYPES
+    assert {relation.upper() for relation in get_args(Relation)} == RECORD_LINK_TYPES  # memory's, shared
 
 
 # ---- fuzz: hypothesis over frontmatter, bounded for CI ----------------------------------------------
