@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import statistics
 import tempfile
 import time
@@ -28,6 +29,7 @@ from fastmcp import Client
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 
+from bench.http_load import rss_mb
 from bench.synthetic import entity_id, write_synthetic_pack
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
@@ -165,6 +167,10 @@ def main() -> None:
             finally:
                 if not args.keep:
                     graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
+    resident = rss_mb(os.getpid())
+    print(
+        f"resident memory of this process (server, client, bare stores; no ingest on a --keep rerun): {resident:.0f} MB"
+    )
     print("MCP = through the in-process client (end to end); server = inside the server; bare = the store work")
     header = ("tool", "MCP p50", "MCP p95", "server p50", "bare p50", "bare p95", "MCP/bare", "server/bare")
     print(f"{header[0]:<12}" + "".join(f"{h:>12}" for h in header[1:]))
