@@ -107,7 +107,12 @@ class GraphResult(BaseModel):
         default=None,
         description="With `to` or `path`: alternating entity ids and relation names; ^name walked backwards.",
     )
-    reached: list[str] | None = Field(default=None, description="With `path`: the entities at its end.")
+    reached: list[str] | None = Field(
+        default=None, description="With `path`: the real entities at its end (placeholders are in reached_missing)."
+    )
+    reached_missing: list[str] | None = Field(
+        default=None, description="With `path`: placeholders at its end (linked to, but no file defines them)."
+    )
 
 
 class LinkPreview(Clippable):
