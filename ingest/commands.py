@@ -11,6 +11,7 @@ import click
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
+from ingest.annotations import command, workflow_commands
 from ingest.packs import PackError
 from ingest.pipeline import Progress, check, ingest
 from ingest.report import IngestReport
@@ -79,7 +80,15 @@ def _run(work: Callable[[], IngestReport], as_json: bool) -> None:
 @click.command("check")
 @PACKS
 @JSON
-def check_command(packs: tuple[Path, ...], as_json: bool) -> None:
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "github"]),
+    default="text",
+    show_default=True,
+    help="github: GitHub Actions annotations (::error file=...,line=...::message), one per problem.",
+)
+def check_command(packs: tuple[Path, ...], as_json: bool, output: str) -> None:
     """Validate packs without writing anything (for authors and pre-commit hooks).
 
     Exit status: 0 all valid, 1 some files would be rejected, 2 bad invocation.
@@ -87,7 +96,17 @@ def check_command(packs: tuple[Path, ...], as_json: bool) -> None:
     \b
     Example:
         graphrag check examples/space-missions
+        graphrag check --format github packs/*     # in a GitHub Actions step
     """
+    if output == "github" and not as_json:
+        try:
+            report = check(packs)
+        except (PackError, GraphRagError) as exc:
+            click.echo(command("error", str(exc), title="graphrag check"))
+            sys.exit(2)
+        for line in [*workflow_commands(report), render(report).splitlines()[-1]]:
+            click.echo(line)
+        sys.exit(report.exit_code)
     _run(lambda: check(packs), as_json)
 
 

@@ -58,10 +58,10 @@ def plan(
     for pack in packs:
         pack_report = PackReport(pack=pack.manifest.id, root=str(pack.root), files=len(pack.files))
         report.packs.append(pack_report)
-        report.errors.extend(pack.problems)
+        for problem in [*pack.problems, *(problem for parsed in pack.files for problem in parsed.problems)]:
+            problem.pack = pack.manifest.id
+            (report.errors if problem.severity == "error" else report.warnings).append(problem)
         for parsed in pack.files:
-            for problem in parsed.problems:
-                (report.errors if problem.severity == "error" else report.warnings).append(problem)
             if parsed.unchanged:
                 known = by_path[(pack.manifest.id, parsed.path)]
                 by_id[known.id].append(known)
@@ -89,6 +89,7 @@ def plan(
                     Problem(
                         severity="error",
                         path=entity.path,
+                        pack=entity.pack,
                         field="id",
                         message=f"id {entity_id!r} is defined by several files: {', '.join(paths)}; "
                         "the version ingested before is kept",
@@ -112,10 +113,18 @@ def plan(
     result = Plan(report=report, valid=valid)
     for entity in valid:
         links, dangling, problems = resolver.links(entity)
+        for problem in problems:
+            problem.pack = entity.pack
         report.warnings.extend(problems)
         report.links += len(links)
         report.dangling.extend(
-            DanglingLink(source=d.source, relation=relation_of_type(d.type), target=d.target, declared_in=d.declared_in)
+            DanglingLink(
+                source=d.source,
+                relation=relation_of_type(d.type),
+                target=d.target,
+                declared_in=d.declared_in,
+                pack=entity.pack,
+            )
             for d in dangling
         )
         before = stored.get(entity.id)

@@ -142,11 +142,13 @@ class RelationPath:
         for path in paths:
             for hop, entity in enumerate(path[::2]):
                 depth.setdefault(entity, hop)
-        rows = {row["id"]: row for row in self._graph.read("graph_nodes", ids=sorted({*depth, *ends}))}
-        placeholders = {i for i in ends if i in rows and rows[i]["missing"]}
+        nodes = {row["id"]: row for row in self._graph.read("graph_nodes", ids=sorted({*depth, *ends}))}
+        placeholders = {i for i in ends if i in nodes and nodes[i]["missing"]}
         return GraphResult(
             nodes=[
-                GraphNode(**rows[i], depth=d) for i, d in sorted(depth.items(), key=lambda x: (x[1], x[0])) if i in rows
+                GraphNode(**nodes[i], depth=d)
+                for i, d in sorted(depth.items(), key=lambda x: (x[1], x[0]))
+                if i in nodes
             ],
             edges=[e for key, e in sorted(edges.items()) if _on_paths(e, paths)],
             truncated=cut,
