@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,6 +22,7 @@ from graphrag.server.access import load_access
 from graphrag.server.call_log import CallLog
 from graphrag.server.context import Services
 from graphrag.server.errors import ToolErrors
+from graphrag.server.live import Background
 from graphrag.server.memory_tools import register_memory_tools
 from graphrag.server.tools import register_pack_tools
 from graphrag.stores.graph import GraphStore
@@ -39,11 +41,13 @@ log = logging.getLogger(__name__)
 
 
 class StoreLifespan:
-    """Opens Neo4j, the vector index and the embedder before the first call, and closes them at the end."""
+    """Opens Neo4j, the vector index and the embedder before the first call, and closes them at the end;
+    a ``background`` task (``serve --watch``) runs in a thread of its own in between."""
 
-    def __init__(self, settings: Settings, embedder: Embedder | None) -> None:
+    def __init__(self, settings: Settings, embedder: Embedder | None, background: Background | None) -> None:
         self._settings = settings
         self._embedder = embedder
+        self._background = background
         self._pings = anyio.CapacityLimiter(1)
         self.services: Services | None = None
 
@@ -51,9 +55,17 @@ class StoreLifespan:
     async def __call__(self, server: FastMCP) -> AsyncIterator[dict[str, Any]]:
         opened = await anyio.to_thread.run_sync(self._open)
         self.services = opened
+        stop = threading.Event()
+        beside = None
+        if self._background is not None:
+            beside = threading.Thread(target=self._background, args=(opened, stop), name="background", daemon=True)
+            beside.start()
         try:
             yield {"services": opened}
         finally:
+            stop.set()
+            if beside is not None:
+                await anyio.to_thread.run_sync(beside.join)
             self.services = None
             opened.vectors.close()
             opened.graph.close()
@@ -86,12 +98,15 @@ class StoreLifespan:
         return JSONResponse({"status": "unavailable", "store": "neo4j"}, status_code=503)
 
 
-def create_server(settings: Settings, *, embedder: Embedder | None = None) -> FastMCP:
-    """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model.
+def create_server(
+    settings: Settings, *, embedder: Embedder | None = None, background: Background | None = None
+) -> FastMCP:
+    """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model;
+    ``background`` runs beside it with the open stores (``graphrag serve --watch`` ingests there).
 
     A tokens file that cannot be used raises ``invalid_argument`` here, before anything is served.
     """
-    stores = StoreLifespan(settings, embedder)
+    stores = StoreLifespan(settings, embedder, background)
     access = load_access(settings.graphrag_tokens_file)
     mcp = FastMCP(
         "graphrag",
