@@ -24,13 +24,16 @@ from graphrag.server.context import Services
 from graphrag.server.errors import ToolErrors
 from graphrag.server.live import Background
 from graphrag.server.memory_tools import register_memory_tools
+from graphrag.server.prompts import register_prompts
+from graphrag.server.resources import register_resources
 from graphrag.server.tools import register_pack_tools
 from graphrag.stores.graph import GraphStore
 
 INSTRUCTIONS = """Knowledge packs as a typed graph. pack_context answers a multi-hop question in one call
 (entities, connecting paths, citable passages); pack_search finds entities by name, words and meaning;
 pack_graph follows typed links (neighbourhood, shortest paths with `to`, relation chains with `path`);
-pack_get reads one entity whole (large bodies in pages with cursor='start').
+pack_get reads one entity whole (large bodies and many links in pages with cursor='start').
+Resources: pack://{id} is an entity as markdown. Prompt: multi_hop_answer guides an answer through these tools.
 search finds saved memory records (with provenance, freshness status and graph_relations); save_memory
 saves one; validate_memory checks all records of one source against its current hash.
 Errors start with a stable code: not_found, invalid_argument, forbidden, workspace_inactive, rate_limited,
@@ -118,5 +121,7 @@ def create_server(
     )
     register_pack_tools(mcp)
     register_memory_tools(mcp)
+    register_resources(mcp)
+    register_prompts(mcp)
     mcp.custom_route("/health", methods=["GET"])(stores.health)
     return mcp
