@@ -102,7 +102,7 @@ async def test_resources_and_prompts_are_refused_like_tools(http_url: str, token
 
 async def test_resource_reads_and_prompts_count_against_the_rate_limit(http_url: str) -> None:
     async with Client(http_url, auth="acme-secret-token-0002") as slow:  # two calls a minute
-        with pytest.raises(Exception, match="not_found: no entity has the id 'SM.NOTHING'"):
+        with pytest.raises(Exception, match=r"not_found: no entity has the id 'SM\.NOTHING'"):
             await slow.read_resource("pack://SM.NOTHING")  # answered (an empty graph), so counted
         await slow.get_prompt("multi_hop_answer", {"question": "x"})
         with pytest.raises(Exception, match="rate_limited: MCP rate limit exceeded"):

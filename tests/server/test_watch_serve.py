@@ -58,7 +58,11 @@ async def test_saves_are_searchable_from_the_servers_own_ingest(
 
         moon = pack_copy / "bodies" / "moon.md"
         new = "A grey airless world of basalt maria, visited by twelve astronauts between 1969 and 1972."
-        moon.write_text(moon.read_text().replace("Earth's only natural satellite and the destination of the Apollo and Luna programmes.", new))
+        moon.write_text(
+            moon.read_text().replace(
+                "Earth's only natural satellite and the destination of the Apollo and Luna programmes.", new
+            )
+        )
 
         async def new_summary() -> bool:
             found = await hits(client, "grey airless world of basalt maria")  # vector mode: the in-memory mirror
