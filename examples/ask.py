@@ -1,13 +1,16 @@
 """Ask the example pack questions over MCP, as an agent would: `python -m examples.ask`.
 
 Starts `graphrag serve` as a subprocess on stdio (the transport a desktop client uses), calls
-each tool, and prints the gist of each structured answer.
+each tool, and prints the gist of each structured answer. The server gets this process's environment
+(NEO4J_PASSWORD, NEO4J_URI, GRAPHRAG_HOME, ...): a stdio client passes only a few safe variables
+(HOME, PATH, ...) unless it is given the environment, and the server would then try the defaults.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -30,7 +33,7 @@ async def ask(client: Client[Any], tool: str, arguments: dict[str, Any]) -> dict
 
 
 async def main() -> None:
-    async with Client(StdioTransport(command=server_command(), args=["serve"])) as client:
+    async with Client(StdioTransport(command=server_command(), args=["serve"], env=dict(os.environ))) as client:
         found = await ask(client, "pack_search", {"query": "первая мягкая посадка на Луну", "limit": 3})
         for hit in found["results"]:
             print(f"  {hit['score']:.3f}  {hit['id']:<22} {hit['title']}")

@@ -14,6 +14,9 @@ from typing import Literal
 Script = Literal["latin", "cyrillic", "cjk"]
 
 # An id: letters of any script, digits and `. _ : / -`, no spaces.
+# Entity ids and link targets, in characters: Neo4j cannot index a key longer than about 8 KiB
+# (this leaves room for 4-byte characters and passage ids).
+MAX_ID_LENGTH = 512
 ID_PATTERN = re.compile(r"^[\w.:/\-]+$")
 RELATION_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import click
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
 from graphrag.logs import configure_logging
+from ingest.annotations import command, workflow_commands
 from ingest.packs import PackError
 from ingest.pipeline import Progress, check, ingest
 from ingest.report import IngestReport
@@ -80,7 +80,15 @@ def _run(work: Callable[[], IngestReport], as_json: bool) -> None:
 @click.command("check")
 @PACKS
 @JSON
-def check_command(packs: tuple[Path, ...], as_json: bool) -> None:
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "github"]),
+    default="text",
+    show_default=True,
+    help="github: GitHub Actions annotations (::error file=...,line=...::message), one per problem.",
+)
+def check_command(packs: tuple[Path, ...], as_json: bool, output: str) -> None:
     """Validate packs without writing anything (for authors and pre-commit hooks).
 
     Exit status: 0 all valid, 1 some files would be rejected, 2 bad invocation.
@@ -88,7 +96,17 @@ def check_command(packs: tuple[Path, ...], as_json: bool) -> None:
     \b
     Example:
         graphrag check examples/space-missions
+        graphrag check --format github packs/*     # in a GitHub Actions step
     """
+    if output == "github" and not as_json:
+        try:
+            report = check(packs)
+        except (PackError, GraphRagError) as exc:
+            click.echo(command("error", str(exc), title="graphrag check"))
+            sys.exit(2)
+        for line in [*workflow_commands(report), render(report).splitlines()[-1]]:
+            click.echo(line)
+        sys.exit(report.exit_code)
     _run(lambda: check(packs), as_json)
 
 
@@ -115,36 +133,38 @@ def ingest_command(packs: tuple[Path, ...], as_json: bool) -> None:
 def watch_command(packs: tuple[Path, ...]) -> None:
     """Ingest packs, then again each time a markdown file or pack.yaml is saved (Ctrl-C stops).
 
+    After the first report, each save prints only what it changed: errors new or fixed, links added or
+    removed, dangling links new or resolved.
+
     \b
     Example:
         graphrag watch examples/space-missions
     """
-    from watchfiles import watch
+    from graphrag.embedding import load_embedder
+    from graphrag.stores.graph import GraphStore
+    from ingest.watching import PackWatcher, watch_saves
 
     settings = Settings()
     configure_logging(settings)
+    try:
+        graph = GraphStore.connect(settings)
+        embedder = load_embedder(settings.graphrag_embedder)
+        watcher = PackWatcher(packs, graph, lambda: ingest(packs, settings, embedder=embedder, graph=graph))
+        click.echo(render(watcher.start()))
+    except (PackError, GraphRagError) as exc:
+        _fail(str(exc))
 
-    def once() -> None:
+    def saved(paths: set[Path]) -> None:
         try:
-            click.echo(render(ingest(packs, settings)))
+            click.echo(watcher.saved(paths).render())
         except (PackError, GraphRagError) as exc:
             click.echo(f"error: {exc}", err=True)
 
-    once()
-    announced = False
     try:
-        # yield_on_timeout: the first (empty) yield says the watcher is running, so saves are not missed
-        for changes in watch(*packs, watch_filter=_relevant, yield_on_timeout=True, rust_timeout=1000):
-            if not announced:
-                click.echo(f"watching {', '.join(map(str, packs))} (Ctrl-C stops)", err=True)
-                announced = True
-            if changes:
-                click.echo(f"{len(changes)} file(s) changed", err=True)
-                once()
+        watch_saves(
+            packs, saved, on_ready=lambda: click.echo(f"watching {', '.join(map(str, packs))} (Ctrl-C stops)", err=True)
+        )
     except KeyboardInterrupt:
         pass
-
-
-def _relevant(change: Any, path: str) -> bool:
-    name = Path(path).name
-    return not any(part.startswith(".") for part in Path(path).parts) and (name.endswith(".md") or name == "pack.yaml")
+    finally:
+        graph.close()

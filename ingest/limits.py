@@ -7,6 +7,10 @@ the rest of the run goes on.
 
 from __future__ import annotations
 
+from graphrag.names import MAX_ID_LENGTH  # ids are one rule for packs and for the server's arguments
+
+__all__ = ["MAX_ID_LENGTH"]
+
 # Read at most this much of a file: a larger one is rejected without being read whole.
 MAX_FILE_BYTES = 4 * 1024 * 1024
 # The frontmatter block, in characters: bounds the memory of the YAML nodes composed from it.
@@ -16,9 +20,6 @@ MAX_YAML_DEPTH = 32
 # Values (entries of mappings and lists) once aliases are expanded: an alias bomb stops here. A block
 # of MAX_FRONTMATTER_CHARS holds fewer without aliases, so only aliases can reach it.
 MAX_YAML_VALUES = 100_000
-# Entity ids and link targets, in characters: Neo4j cannot index a key longer than about 8 KiB
-# (this leaves room for 4-byte characters and passage ids).
-MAX_ID_LENGTH = 512
 # Passages (sections, and windows of long ones) of one body: each is a node written in the file's
 # transaction, which Neo4j holds in its heap (a 4 MiB file of one-line sections would make a million).
 MAX_PASSAGES_PER_FILE = 10_000

@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -49,10 +50,10 @@ def open_pack(root: Path) -> Pack:
 
 def load_manifest(root: Path, raw: bytes) -> PackManifest:
     path = root / MANIFEST
-    if not raw:
-        return PackManifest(id=root.resolve().name)
+    data: Any = {}
     try:
-        data = load_yaml(raw.decode("utf-8-sig")) or {}
+        if raw:
+            data = load_yaml(raw.decode("utf-8-sig")) or {}
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else 1
         raise PackError(f"{path}:{line}: invalid YAML: {echo(str(exc.problem))}") from exc
@@ -60,13 +61,17 @@ def load_manifest(root: Path, raw: bytes) -> PackManifest:
         raise PackError(f"{path}: not readable as YAML: {echo(str(exc))}") from exc
     if not isinstance(data, dict):
         raise PackError(f"{path}:1: pack.yaml must be a mapping")
+    named = "id" in data
     data.setdefault("id", root.resolve().name)
     try:
         return PackManifest.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise PackError(f"{path}: [{where}] {first['msg'].removeprefix('Value error, ')}") from exc
+        problem = first["msg"].removeprefix("Value error, ")
+        if not named and where == "id":  # the folder name stands in for the id: say how to give one
+            raise PackError(f"{root}: {problem}; rename the folder, or give an id in {MANIFEST}") from exc
+        raise PackError(f"{path}: [{where}] {problem}") from exc
 
 
 def markdown_files(root: Path) -> list[tuple[Path, str]]:

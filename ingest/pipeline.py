@@ -12,15 +12,17 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
+
 from graphrag.config import Settings
-from graphrag.embedding import Embedder, load_embedder
+from graphrag.embedding import Embedder, Vectors, load_embedder
 from graphrag.names import script_text
 from graphrag.stores.graph import GraphStore
-from graphrag.stores.vectors import VectorStore
+from graphrag.stores.vectors import VectorStore, VectorUpdate
 from ingest.model import Entity
 from ingest.packs import MANIFEST, Pack, PackError, open_pack, read_files
 from ingest.passages import cut
@@ -75,13 +77,18 @@ def ingest(
     settings: Settings,
     progress: Progress = _quiet,
     embedder: Embedder | None = None,
+    graph: GraphStore | None = None,
+    on_vectors: Callable[[VectorUpdate], None] | None = None,
 ) -> IngestReport:
+    """``graph``: an open store to use (else one is opened and closed here); ``on_vectors`` receives what was
+    written to the vectors, once, after the graph is written too (a server applies it to its copy)."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
     packs = open_packs(paths)
     pack_ids = [p.manifest.id for p in packs]
     embedder = embedder or load_embedder(settings.graphrag_embedder)
-    with GraphStore.connect(settings) as graph, ExitStack() as opened:
+    written: list[tuple[list[dict[str, Any]], Vectors]] = []
+    with nullcontext(graph) if graph is not None else GraphStore.connect(settings) as graph, ExitStack() as opened:
         with _timed(timings, "neo4j_read"):
             graph.ensure_schema()
             stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
@@ -129,7 +136,7 @@ def ingest(
                 graph.write("ingest_mark_vectors_pending", packs=pending)
             vectors.delete(work.remove + orphans)
         writer = GraphWriter(graph, work)
-        _write_stores(writer, vectors, embedder, work, progress, timings)
+        _write_stores(writer, vectors, embedder, work, progress, timings, written)
         work.report.embedded = len(work.embed)
         with _timed(timings, "neo4j_write"):
             if work.remove:
@@ -147,6 +154,17 @@ def ingest(
             ]
             if changed_packs:
                 graph.write("ingest_upsert_packs", packs=changed_packs)
+    if on_vectors is not None and (written or work.remove or orphans):
+        on_vectors(
+            VectorUpdate(
+                payloads=[payload for payloads, _ in written for payload in payloads],
+                vectors=np.concatenate([matrix for _, matrix in written])
+                if written
+                else np.zeros((0, embedder.dimension), dtype=np.float32),
+                removed=work.remove + orphans,
+                rebuilt=work.report.reindexed is not None,
+            )
+        )
     timings["total"] = time.perf_counter() - started
     work.report.timings = {k: round(v, 3) for k, v in timings.items()}
     _log_run(work.report)
@@ -342,18 +360,22 @@ def _write_stores(
     work: Plan,
     progress: Progress,
     timings: dict[str, float],
+    written: list[tuple[list[dict[str, Any]], Vectors]],
 ) -> None:
     """Batch by batch: embed, store the vectors, then the graph rows. On two cores, running the stores
     beside the embedder (a writer thread) measured slower than this: all three are CPU-bound here.
-    Entities written without a new vector (their pack.yaml changed) go last."""
+    Entities written without a new vector (their pack.yaml changed) go last. ``written`` collects the
+    vectors stored, with their payloads."""
     to_write = {e.id for e in work.write}
     total = len(work.embed)
     for done, batch in _batches(work.embed, EMBED_BATCH):
         with _timed(timings, "embed"):
             matrix = embedder.embed([e.embedding_text for e in batch])
         if vectors is not None:
+            payloads = [vector_payload(e) for e in batch]
             with _timed(timings, "qdrant"):
-                vectors.upsert([vector_payload(e) for e in batch], matrix)
+                vectors.upsert(payloads, matrix)
+            written.append((payloads, matrix))
             log.debug("ingest: %d of %d vectors written", done, total)
         with _timed(timings, "neo4j_write"):
             graph.write([e for e in batch if e.id in to_write])

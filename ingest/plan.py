@@ -61,10 +61,10 @@ def plan(
     for pack in packs:
         pack_report = PackReport(pack=pack.manifest.id, root=str(pack.root), files=len(pack.files))
         report.packs.append(pack_report)
-        report.errors.extend(pack.problems)
+        for problem in [*pack.problems, *(problem for parsed in pack.files for problem in parsed.problems)]:
+            problem.pack = pack.manifest.id
+            (report.errors if problem.severity == "error" else report.warnings).append(problem)
         for parsed in pack.files:
-            for problem in parsed.problems:
-                (report.errors if problem.severity == "error" else report.warnings).append(problem)
             if parsed.unchanged:
                 known = by_path[(pack.manifest.id, parsed.path)]
                 by_id[known.id].append(known)
@@ -78,7 +78,7 @@ def plan(
                 by_id[parsed.entity.id].append(parsed.entity)
                 pack_report.entities += 1
 
-    owners = {o["id"]: f"{o['pack']}:{o['path']}" for o in others}
+    owners = {o["id"]: (o["pack"], o["path"]) for o in others}
     valid: list[Entity] = []
     unchanged: list[StoredEntity] = []
     kept: set[str] = set()  # ids whose stored version stays because the file is in conflict
@@ -111,10 +111,18 @@ def plan(
     result = Plan(report=report, valid=valid)
     for entity in valid:
         links, dangling, problems = resolver.links(entity)
+        for problem in problems:
+            problem.pack = entity.pack
         report.warnings.extend(problems)
         report.links += len(links)
         report.dangling.extend(
-            DanglingLink(source=d.source, relation=relation_of_type(d.type), target=d.target, declared_in=d.declared_in)
+            DanglingLink(
+                source=d.source,
+                relation=relation_of_type(d.type),
+                target=d.target,
+                declared_in=d.declared_in,
+                pack=entity.pack,
+            )
             for d in dangling
         )
         before = stored.get(entity.id)
@@ -142,6 +150,7 @@ def plan(
                 Problem(
                     severity="warning",
                     path=before.path,
+                    pack=before.pack,
                     message=f"the file no longer opens with frontmatter: entity {shown(entity_id)} is removed",
                 )
             )
@@ -151,10 +160,9 @@ def plan(
     return result
 
 
-def _conflict(entity_id: str, files: list[Entity | StoredEntity], owner: str | None) -> list[Problem]:
+def _conflict(entity_id: str, files: list[Entity | StoredEntity], owner: tuple[str, str] | None) -> list[Problem]:
     """One error per file that defines ``entity_id`` (the other pack's owner included), each naming all."""
-    paths = [f"{e.pack}:{e.path}" for e in files] + ([owner] if owner else [])
-    message = f"id {shown(entity_id)} is defined by several files: {', '.join(paths)}; "
+    places = [(e.pack, e.path) for e in files] + ([owner] if owner else [])
+    message = f"id {shown(entity_id)} is defined by several files: {', '.join(f'{p}:{f}' for p, f in places)}; "
     message += "the version ingested before is kept"
-    blamed = [e.path for e in files] + ([owner] if owner else [])
-    return [Problem(severity="error", path=path, field="id", message=message) for path in blamed]
+    return [Problem(severity="error", pack=pack, path=path, field="id", message=message) for pack, path in places]

@@ -15,7 +15,8 @@ class Problem(BaseModel):
     """One thing an author should fix; ``error`` rejects the file, ``warning`` skips one value."""
 
     severity: Severity
-    path: str
+    path: str = Field(description="Relative to the root of its pack.")
+    pack: str | None = Field(default=None, description="The pack's id.")
     line: int | None = None
     field: str | None = None
     message: str
@@ -42,6 +43,7 @@ class DanglingLink(BaseModel):
     relation: str
     target: str
     declared_in: str
+    pack: str | None = Field(default=None, description="The pack of the file that declares it.")
 
 
 class PackReport(BaseModel):

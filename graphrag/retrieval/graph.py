@@ -138,24 +138,25 @@ class RelationPath:
         every = [path for end in ends for path in frontier[end]]
         cut = cut or len(every) > limit
         paths = every[:limit]
-        return GraphResult(
-            nodes=self._nodes(paths, start),
-            edges=[e for key, e in sorted(edges.items()) if _on_paths(e, paths)],
-            truncated=cut,
-            omitted=0,
-            paths=paths,
-            reached=ends,
-        )
-
-    def _nodes(self, paths: list[list[str]], start: str) -> list[GraphNode]:
         depth: dict[str, int] = {start: 0}
         for path in paths:
             for hop, entity in enumerate(path[::2]):
                 depth.setdefault(entity, hop)
-        rows = {row["id"]: row for row in self._graph.read("graph_nodes", ids=list(depth))}
-        return [
-            GraphNode(**rows[i], depth=d) for i, d in sorted(depth.items(), key=lambda x: (x[1], x[0])) if i in rows
-        ]
+        nodes = {row["id"]: row for row in self._graph.read("graph_nodes", ids=sorted({*depth, *ends}))}
+        placeholders = {i for i in ends if i in nodes and nodes[i]["missing"]}
+        return GraphResult(
+            nodes=[
+                GraphNode(**nodes[i], depth=d)
+                for i, d in sorted(depth.items(), key=lambda x: (x[1], x[0]))
+                if i in nodes
+            ],
+            edges=[e for key, e in sorted(edges.items()) if _on_paths(e, paths)],
+            truncated=cut,
+            omitted=0,
+            paths=paths,
+            reached=[e for e in ends if e not in placeholders],
+            reached_missing=[e for e in ends if e in placeholders],
+        )
 
 
 class PackGraph:

@@ -107,7 +107,12 @@ class GraphResult(BaseModel):
         default=None,
         description="With `to` or `path`: alternating entity ids and relation names; ^name walked backwards.",
     )
-    reached: list[str] | None = Field(default=None, description="With `path`: the entities at its end.")
+    reached: list[str] | None = Field(
+        default=None, description="With `path`: the real entities at its end (placeholders are in reached_missing)."
+    )
+    reached_missing: list[str] | None = Field(
+        default=None, description="With `path`: placeholders at its end (linked to, but no file defines them)."
+    )
 
 
 class LinkPreview(Clippable):
@@ -127,7 +132,8 @@ class LinkPreview(Clippable):
 
 
 class EntityPage(Clippable):
-    """``pack_get``: the entity on the first page (or in one answer), only body text on later pages.
+    """``pack_get``: the entity on the first page (or in one answer); later pages carry the links that did not
+    fit the first one, then body text.
 
     Its ``summary`` is capped like any text field; ``content`` (the body) is paged, never shortened.
     """
@@ -147,5 +153,8 @@ class EntityPage(Clippable):
     sha256: str | None = None
     missing: bool | None = Field(default=None, description="A placeholder: linked to, but no file defines it.")
     properties: dict[str, Any] | None = Field(default=None, description="Every other frontmatter key.")
-    outgoing: list[LinkPreview] | None = None
-    incoming: list[LinkPreview] | None = None
+    outgoing: list[LinkPreview] | None = Field(default=None, description="Links it declares (this page's part).")
+    incoming: list[LinkPreview] | None = Field(default=None, description="Links to it (this page's part).")
+    links_complete: bool = Field(
+        default=True, description="False: more links follow on later pages (outgoing first, then incoming)."
+    )

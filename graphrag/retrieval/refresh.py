@@ -4,13 +4,18 @@ the graph marker moves, checked at most every ``refresh_seconds``.
 Ingest writes vectors before the graph and every change moves the marker (entity count, last ingest
 time, each pack's embedder), so a moved marker means the copy is stale. One caller reloads while the
 others keep answering from the old copy; only the very first load makes callers wait.
+
+An ingest inside the server (``graphrag serve --watch``) knows what it wrote: it ``hold``s the copies
+while it writes (no caller reloads them halfway, nor opens the embedded Qdrant folder the ingest holds),
+then ``patch``es them and marks them current, so an edit is searchable without any reload.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from graphrag.stores.graph import GraphStore
@@ -36,10 +41,11 @@ class MarkedCopy(Generic[T]):
         self._copy: tuple[dict[str, Any], T] | None = None
         self._next_check = 0.0
         self._lock = threading.Lock()
+        self._held = 0
 
     def current(self) -> T:
         copy = self._copy
-        if copy is not None and time.monotonic() < self._next_check:
+        if copy is not None and (self._held or time.monotonic() < self._next_check):
             return copy[1]
         if not self._lock.acquire(blocking=copy is None):
             assert copy is not None
@@ -60,3 +66,28 @@ class MarkedCopy(Generic[T]):
 
     def forget(self) -> None:
         self._copy = None
+
+    def marker(self) -> dict[str, Any]:
+        """The graph marker now (read before a write, to ``patch`` after it)."""
+        found: dict[str, Any] = self._graph.read("search_marker")[0]
+        return found
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """While a write of this process runs: callers keep the copy as it is, without looking at the marker."""
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+
+    def patch(self, change: Callable[[T], T], before: dict[str, Any]) -> None:
+        """Apply this process's write to the copy now. ``before`` is the marker read before that write: if the
+        copy was current then, it is current as of the marker now; if not (another writer moved the marker
+        too), it keeps its old marker, so the next check reads it whole."""
+        with self._lock:
+            if self._copy is None:
+                return
+            marker, copy = self._copy
+            now = self.marker()
+            self._copy = (now if marker == before else marker, change(copy))

@@ -7,6 +7,7 @@ read again when the graph marker moves, by the same rule as the vector mirror (`
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +62,14 @@ class GraphSnapshot:
 
     def current(self) -> GraphCopy:
         return self._copy.current()
+
+    def hold(self) -> contextlib.AbstractContextManager[None]:
+        """While this process writes the graph: the copy is left as it is (see ``refresh``)."""
+        return self._copy.hold()
+
+    def reload(self, before: dict[str, Any]) -> None:
+        """Read the copy again now, after a write of this process (``before``: the marker read before it)."""
+        self._copy.patch(lambda _: self._load(), before)
 
     def derived(self, name: str, build: Callable[[GraphCopy], Any]) -> Any:
         """``build(copy)`` of the current copy, kept until the copy changes (linking tables, the walk's matrix)."""

@@ -13,9 +13,9 @@ answering. With ``QDRANT_URL`` the server is queried directly with the same filt
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +25,7 @@ from graphrag.embedding import Vectors
 from graphrag.errors import StoreUnavailable
 from graphrag.retrieval.refresh import MarkedCopy
 from graphrag.stores.graph import GraphStore
-from graphrag.stores.vectors import VectorStore
+from graphrag.stores.vectors import VectorStore, VectorUpdate
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,14 @@ class VectorIndex(Protocol):
         self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None
     ) -> list[VectorHit]:
         """The ``limit`` nearest entities (cosine similarity, best first) in those packs and kinds (None: all)."""
+        ...
+
+    def hold(self) -> contextlib.AbstractContextManager[None]:
+        """While this process writes the vectors: the index is left as it is (see ``refresh``)."""
+        ...
+
+    def apply(self, update: VectorUpdate, before: dict[str, Any]) -> None:
+        """What this process just wrote; ``before`` is the graph marker read before the write."""
         ...
 
     def close(self) -> None: ...
@@ -56,6 +64,13 @@ class ServerIndex:
         return [
             VectorHit(str(payload["id"]), score) for payload, score in self._store.search(vector, limit, packs, kinds)
         ]
+
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[None]:
+        yield  # the server answers from what it holds, so a write is searchable as soon as it is made
+
+    def apply(self, update: VectorUpdate, before: dict[str, Any]) -> None:
+        return None
 
     def close(self) -> None:
         self._store.close()
@@ -107,6 +122,16 @@ class MirrorIndex:
         best = best[np.lexsort((mirror.ids[rows[best]], -scores[best]))]
         return [VectorHit(str(mirror.ids[rows[i]]), float(scores[i])) for i in best]
 
+    def hold(self) -> contextlib.AbstractContextManager[None]:
+        return self._mirror.hold()
+
+    def apply(self, update: VectorUpdate, before: dict[str, Any]) -> None:
+        """Rows of the written entities replaced or added, those of removed entities dropped: no Qdrant read."""
+        if update.rebuilt:
+            self._mirror.forget()  # another embedder: every vector is new, read them whole on the next call
+            return
+        self._mirror.patch(lambda mirror: _patched(mirror, update), before)
+
     def close(self) -> None:
         self._mirror.forget()
 
@@ -121,6 +146,20 @@ class MirrorIndex:
             kinds=np.array([p["kind"] for p in payloads], dtype=np.str_),
             matrix=(matrix / np.maximum(norms, 1e-12)).astype(np.float32),
         )
+
+
+def _patched(mirror: _Mirror, update: VectorUpdate) -> _Mirror:
+    gone = {*update.removed, *(p["id"] for p in update.payloads)}
+    keep = np.array([i not in gone for i in mirror.ids.tolist()], dtype=bool)
+    rows = update.vectors / np.maximum(np.linalg.norm(update.vectors, axis=1, keepdims=True), 1e-12)
+    matrix = mirror.matrix[keep] if len(mirror.matrix) else np.zeros((0, rows.shape[1]), dtype=np.float32)
+    return _Mirror(
+        embedder=mirror.embedder,
+        ids=np.concatenate([mirror.ids[keep], np.array([p["id"] for p in update.payloads], dtype=np.str_)]),
+        packs=np.concatenate([mirror.packs[keep], np.array([p["pack"] for p in update.payloads], dtype=np.str_)]),
+        kinds=np.concatenate([mirror.kinds[keep], np.array([p["kind"] for p in update.payloads], dtype=np.str_)]),
+        matrix=np.concatenate([matrix, rows.astype(np.float32)]),
+    )
 
 
 def open_vector_index(settings: Settings, graph: GraphStore, embedder_id: str) -> VectorIndex:

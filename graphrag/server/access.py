@@ -27,7 +27,9 @@ from typing import Any
 
 import mcp.types as mt
 import yaml
-from fastmcp.exceptions import ToolError
+from fastmcp.exceptions import FastMCPError, PromptError, ResourceError, ToolError
+from fastmcp.prompts import PromptResult
+from fastmcp.resources import ResourceResult
 from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.dependencies import get_access_token
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
@@ -158,9 +160,10 @@ class ProjectTokenVerifier(TokenVerifier):
 
 
 class CallAccess(Middleware):
-    """Per tool call: the token's project must be listed and active, and its minute must not be full.
+    """Per tool call, resource read and prompt: the token's project must be listed and active, and its
+    minute must not be full.
 
-    Limits count tool calls (not protocol messages, as fastmcp's RateLimitingMiddleware does) in a sliding
+    Limits count those calls (not protocol messages, as fastmcp's RateLimitingMiddleware does) in a sliding
     minute, per token entry and per project. Windows are keyed by project and entry position, never by a
     display name: two projects may each name a token ``ci-bot``.
     """
@@ -174,29 +177,51 @@ class CallAccess(Middleware):
         context: MiddlewareContext[mt.CallToolRequestParams],
         call_next: CallNext[mt.CallToolRequestParams, ToolResult],
     ) -> ToolResult:
-        token = get_access_token()
-        if token is not None:
-            caller = caller_of(token)
-            if not caller.project_active:
-                raise ToolError(f"forbidden: {UNBOUND}")
-            claims = token.claims or {}
-            self._admit(
-                [
-                    (
-                        ("token", caller.project, claims.get("entry")),
-                        claims.get("calls_per_minute"),
-                        "MCP rate limit exceeded",
-                    ),
-                    (
-                        ("project", caller.project),
-                        claims.get("project_calls_per_minute"),
-                        "project call limit exceeded",
-                    ),
-                ]
-            )
+        self._check(ToolError)
         return await call_next(context)
 
-    def _admit(self, windows: list[tuple[Hashable, int | None, str]]) -> None:
+    async def on_read_resource(
+        self,
+        context: MiddlewareContext[mt.ReadResourceRequestParams],
+        call_next: CallNext[mt.ReadResourceRequestParams, ResourceResult],
+    ) -> ResourceResult:
+        """A resource read (``pack://{id}``) is a call like ``pack_get``: same gate, same windows."""
+        self._check(ResourceError)
+        return await call_next(context)
+
+    async def on_get_prompt(
+        self,
+        context: MiddlewareContext[mt.GetPromptRequestParams],
+        call_next: CallNext[mt.GetPromptRequestParams, PromptResult],
+    ) -> PromptResult:
+        self._check(PromptError)
+        return await call_next(context)
+
+    def _check(self, error: type[FastMCPError]) -> None:
+        token = get_access_token()
+        if token is None:
+            return
+        caller = caller_of(token)
+        if not caller.project_active:
+            raise error(f"forbidden: {UNBOUND}")
+        claims = token.claims or {}
+        self._admit(
+            [
+                (
+                    ("token", caller.project, claims.get("entry")),
+                    claims.get("calls_per_minute"),
+                    "MCP rate limit exceeded",
+                ),
+                (
+                    ("project", caller.project),
+                    claims.get("project_calls_per_minute"),
+                    "project call limit exceeded",
+                ),
+            ],
+            error,
+        )
+
+    def _admit(self, windows: list[tuple[Hashable, int | None, str]], error: type[FastMCPError]) -> None:
         """Refuse when any window is full; count the call in all of them only when it is let through."""
         now = self._clock()
         for key, limit, message in windows:
@@ -204,7 +229,7 @@ class CallAccess(Middleware):
             while calls and calls[0] <= now - WINDOW_SECONDS:
                 calls.popleft()
             if limit is not None and len(calls) >= limit:
-                raise ToolError(f"rate_limited: {message}")
+                raise error(f"rate_limited: {message}")
         for key, _, _ in windows:
             self._calls[key].append(now)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -21,14 +22,18 @@ from graphrag.server.access import load_access
 from graphrag.server.call_log import CallLog
 from graphrag.server.context import Services
 from graphrag.server.errors import ToolErrors
+from graphrag.server.live import Background
 from graphrag.server.memory_tools import register_memory_tools
+from graphrag.server.prompts import register_prompts
+from graphrag.server.resources import register_resources
 from graphrag.server.tools import register_pack_tools
 from graphrag.stores.graph import GraphStore
 
 INSTRUCTIONS = """Knowledge packs as a typed graph. pack_context answers a multi-hop question in one call
 (entities, connecting paths, citable passages); pack_search finds entities by name, words and meaning;
 pack_graph follows typed links (neighbourhood, shortest paths with `to`, relation chains with `path`);
-pack_get reads one entity whole (large bodies in pages with cursor='start').
+pack_get reads one entity whole (large bodies and many links in pages with cursor='start').
+Resources: pack://{id} is an entity as markdown. Prompt: multi_hop_answer guides an answer through these tools.
 search finds saved memory records (with provenance, freshness status and graph_relations); save_memory
 saves one; validate_memory checks all records of one source against its current hash.
 Errors start with a stable code: not_found, invalid_argument, forbidden, workspace_inactive, rate_limited,
@@ -39,11 +44,13 @@ log = logging.getLogger(__name__)
 
 
 class StoreLifespan:
-    """Opens Neo4j, the vector index and the embedder before the first call, and closes them at the end."""
+    """Opens Neo4j, the vector index and the embedder before the first call, and closes them at the end;
+    a ``background`` task (``serve --watch``) runs in a thread of its own in between."""
 
-    def __init__(self, settings: Settings, embedder: Embedder | None) -> None:
+    def __init__(self, settings: Settings, embedder: Embedder | None, background: Background | None) -> None:
         self._settings = settings
         self._embedder = embedder
+        self._background = background
         self._pings = anyio.CapacityLimiter(1)
         self.services: Services | None = None
 
@@ -51,9 +58,17 @@ class StoreLifespan:
     async def __call__(self, server: FastMCP) -> AsyncIterator[dict[str, Any]]:
         opened = await anyio.to_thread.run_sync(self._open)
         self.services = opened
+        stop = threading.Event()
+        beside = None
+        if self._background is not None:
+            beside = threading.Thread(target=self._background, args=(opened, stop), name="background", daemon=True)
+            beside.start()
         try:
             yield {"services": opened}
         finally:
+            stop.set()
+            if beside is not None:
+                await anyio.to_thread.run_sync(beside.join)
             self.services = None
             opened.vectors.close()
             opened.graph.close()
@@ -86,12 +101,15 @@ class StoreLifespan:
         return JSONResponse({"status": "unavailable", "store": "neo4j"}, status_code=503)
 
 
-def create_server(settings: Settings, *, embedder: Embedder | None = None) -> FastMCP:
-    """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model.
+def create_server(
+    settings: Settings, *, embedder: Embedder | None = None, background: Background | None = None
+) -> FastMCP:
+    """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model;
+    ``background`` runs beside it with the open stores (``graphrag serve --watch`` ingests there).
 
     A tokens file that cannot be used raises ``invalid_argument`` here, before anything is served.
     """
-    stores = StoreLifespan(settings, embedder)
+    stores = StoreLifespan(settings, embedder, background)
     access = load_access(settings.graphrag_tokens_file)
     mcp = FastMCP(
         "graphrag",
@@ -103,5 +121,7 @@ def create_server(settings: Settings, *, embedder: Embedder | None = None) -> Fa
     )
     register_pack_tools(mcp)
     register_memory_tools(mcp)
+    register_resources(mcp)
+    register_prompts(mcp)
     mcp.custom_route("/health", methods=["GET"])(stores.health)
     return mcp

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -23,6 +23,7 @@ MARKER = "…[truncated]"
 ENVELOPE_BYTES = 200  # the JSON-RPC envelope and the result's own keys, rounded up
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 
 class ResponseTooLarge(GraphRagError):
@@ -53,19 +54,23 @@ def fits(response: BaseModel, budget: int) -> bool:
     return wire_bytes(response) <= budget
 
 
-def largest_fitting(build: Callable[[int], M], low: int, high: int, budget: int, what: str) -> M:
-    """``build(n)`` for the largest ``n`` in ``low..high`` whose response fits (size grows with ``n``).
+def largest_fitting(
+    build: Callable[[int], T], low: int, high: int, budget: int, what: str, size: Callable[[T], int] | None = None
+) -> T:
+    """``build(n)`` for the largest ``n`` in ``low..high`` whose response fits (size grows with ``n``);
+    ``size`` measures a response (default: ``wire_bytes`` of a tool result).
 
     An answer that fits whole is serialised once. Otherwise the search probes where a straight line
     through the sizes at the ends of the bracket meets the budget, and the value next to it: sizes grow
     about linearly with ``n``, so this usually settles in two probes where bisection takes ``log2(high)``.
     A probe that does not halve the bracket is followed by a bisection step, which bounds the worst case.
     """
+    measure: Callable[[Any], int] = size or wire_bytes
     best = build(high)
-    size_high = wire_bytes(best)
+    size_high = measure(best)
     if size_high <= budget:
         return best
-    size_low = wire_bytes(build(low))
+    size_low = measure(build(low))
     if size_low > budget:
         raise ResponseTooLarge(
             f"{what} does not fit the response budget of {budget} bytes (GRAPHRAG_RESPONSE_BUDGET_BYTES)"
@@ -82,11 +87,11 @@ def largest_fitting(build: Callable[[int], M], low: int, high: int, budget: int,
         for middle in probes:
             if not low < middle < high:
                 continue
-            size = wire_bytes(build(middle))
-            if size <= budget:
-                low, size_low = middle, size
+            probed = measure(build(middle))
+            if probed <= budget:
+                low, size_low = middle, probed
             else:
-                high, size_high = middle, size
+                high, size_high = middle, probed
         interpolate = (high - low) * 2 <= width
     return build(low)
 

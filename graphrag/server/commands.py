@@ -10,13 +10,19 @@ from __future__ import annotations
 import ipaddress
 import logging
 import sys
-from typing import NoReturn
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
 from graphrag.stores.graph import GraphStore
+
+if TYPE_CHECKING:
+    from graphrag.server.context import Services
 
 # uvicorn configures no logging of its own: the service's handler takes its records (and strips query
 # strings from its access lines).
@@ -42,13 +48,22 @@ def is_loopback(host: str) -> bool:
     is_flag=True,
     help="HTTP only: listen on a non-loopback --host without GRAPHRAG_TOKENS_FILE (every caller is the local user).",
 )
-def serve(transport: str, host: str, port: int, allow_unauthenticated: bool) -> None:
+@click.option(
+    "--watch",
+    "watched",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="PACK",
+    help="Ingest this pack inside the server, and again on every save (repeat for several packs).",
+)
+def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, watched: tuple[Path, ...]) -> None:
     """Serve the MCP tools: pack_search, pack_graph, pack_get and the memory (search, save_memory, ...).
 
     \b
     Example:
         graphrag serve                                  # stdio, for a desktop client
         graphrag serve --transport http --port 8765     # http://127.0.0.1:8765/mcp, GET /health
+        graphrag serve --watch examples/space-missions  # an edit is searchable well within a second
         GRAPHRAG_TOKENS_FILE=tokens.yaml graphrag serve --transport http --host 0.0.0.0
     """
     settings = Settings()
@@ -65,7 +80,9 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool) -> 
     if open_to_all:
         log.warning("serving HTTP on %s without tokens (--allow-unauthenticated): every caller is the local user", host)
     try:
-        mcp = create_server(settings)  # reads the tokens file: a bad one is one line, before any store is touched
+        mcp = create_server(
+            settings, background=watching(watched, settings) if watched else None
+        )  # reads the tokens file: a bad one is one line, before any store is touched
         GraphStore.connect(settings).close()  # one clear line now, rather than a failing first call
     except GraphRagError as exc:
         _fail(str(exc))
@@ -73,6 +90,40 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool) -> 
         mcp.run(show_banner=False)
     else:
         mcp.run(transport="http", host=host, port=port, show_banner=False, uvicorn_config=UVICORN_CONFIG)
+
+
+def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services, threading.Event], None]:
+    """The ``--watch`` task: the packs ingested with the server's model and driver, each save applied to its
+    in-memory copies (``graphrag.server.live``), and what each save changed logged."""
+    from graphrag.server.live import LiveIndex
+    from ingest.packs import PackError
+    from ingest.pipeline import ingest
+    from ingest.watching import PackWatcher, watch_saves
+
+    def run(found: Services, stop: threading.Event) -> None:
+        live = LiveIndex(found)
+        watcher = PackWatcher(
+            packs,
+            found.graph,
+            lambda: live.write(
+                lambda sink: ingest(packs, settings, embedder=found.embedder, graph=found.graph, on_vectors=sink)
+            ),
+        )
+        try:
+            first = watcher.start()
+            log.info("watch: ingested %s (errors %d)", ", ".join(map(str, packs)), len(first.errors))
+
+            def saved(paths: set[Path]) -> None:
+                try:
+                    log.info("watch: %s", watcher.saved(paths).render())
+                except (PackError, GraphRagError) as exc:
+                    log.warning("watch: %s", exc)
+
+            watch_saves(packs, saved, stop, on_ready=lambda: log.info("watch: watching %s", ", ".join(map(str, packs))))
+        except Exception:
+            log.exception("watch: stopped; the server answers from what was ingested")
+
+    return run
 
 
 def _fail(message: str) -> NoReturn:

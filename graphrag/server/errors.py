@@ -17,10 +17,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar, cast, get_args
 
-from fastmcp.exceptions import NotFoundError, ToolError, ValidationError
+from fastmcp.exceptions import FastMCPError, NotFoundError, PromptError, ResourceError, ToolError, ValidationError
+from fastmcp.prompts import PromptResult
+from fastmcp.resources import ResourceResult
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
-from mcp.types import CallToolRequestParams
+from mcp.types import CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from pydantic import ValidationError as PydanticValidationError
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
@@ -38,18 +40,19 @@ log = logging.getLogger(__name__)
 
 
 @contextmanager
-def tool_errors() -> Iterator[None]:
-    """Turn the service's errors into tool errors with their code (usable in async tools too)."""
+def tool_errors(error: type[FastMCPError] = ToolError) -> Iterator[None]:
+    """Turn the service's errors into tool errors with their code (usable in async tools too); ``error``:
+    ``ResourceError`` or ``PromptError`` for a resource read or a prompt."""
     try:
         yield
     except GraphRagError as exc:
-        raise ToolError(str(exc)) from exc
+        raise error(str(exc)) from exc
     except (ServiceUnavailable, SessionExpired) as exc:
         log.warning("Neo4j stopped answering: %s", " ".join(str(exc).split()))
-        raise ToolError("unavailable: Neo4j stopped answering; start it with `graphrag neo4j start` and retry") from exc
+        raise error("unavailable: Neo4j stopped answering; start it with `graphrag neo4j start` and retry") from exc
     except (ResponseHandlingException, UnexpectedResponse) as exc:
         log.warning("the Qdrant server stopped answering: %s", " ".join(str(exc).split()))
-        raise ToolError("unavailable: the Qdrant server stopped answering; check QDRANT_URL and retry") from exc
+        raise error("unavailable: the Qdrant server stopped answering; check QDRANT_URL and retry") from exc
 
 
 def coded(fn: Callable[P, R]) -> Callable[P, R]:
@@ -95,6 +98,50 @@ class ToolErrors(Middleware):
                 raise ToolError(bounded(message)) from exc
             raise
 
+    async def on_read_resource(
+        self,
+        context: MiddlewareContext[ReadResourceRequestParams],
+        call_next: CallNext[ReadResourceRequestParams, ResourceResult],
+    ) -> ResourceResult:
+        """Reads of ``pack://{id}``: an address no resource has is ``not_found``; the rest as for tools."""
+        try:
+            return await call_next(context)
+        except NotFoundError as exc:
+            where = echo(str(context.message.uri))
+            raise ResourceError(bounded(f"not_found: no resource has the address {where!r}")) from exc
+        except FastMCPError as exc:
+            raise ResourceError(_coded(exc, f"resource {echo(str(context.message.uri))}")) from exc
+
+    async def on_get_prompt(
+        self,
+        context: MiddlewareContext[GetPromptRequestParams],
+        call_next: CallNext[GetPromptRequestParams, PromptResult],
+    ) -> PromptResult:
+        where = _lone_surrogate(context.message.arguments or {})
+        if where is not None:
+            raise PromptError(
+                bounded(f"invalid_argument: {echo(where)} holds a lone UTF-16 surrogate, which is not text")
+            )
+        try:
+            return await call_next(context)
+        except NotFoundError as exc:
+            raise PromptError(bounded(f"not_found: no prompt is named {echo(context.message.name)!r}")) from exc
+        except ValidationError as exc:  # a required argument left out
+            raise PromptError(bounded(f"invalid_argument: {exc}")) from exc
+        except FastMCPError as exc:
+            if isinstance(exc.__cause__, PydanticValidationError):
+                raise PromptError(bounded(f"invalid_argument: {_problems(exc.__cause__)}")) from exc
+            raise PromptError(_coded(exc, f"prompt {echo(context.message.name)}")) from exc
+
+
+def _coded(exc: Exception, what: str) -> str:
+    """A coded message as it is (bounded); fastmcp's mask over an unexpected exception becomes ``internal``."""
+    message = str(exc)
+    if code_of(message) is None:
+        log.error("internal error in %s", what, exc_info=exc.__cause__ or exc)
+        return "internal: the server failed on this call; its log has the details"
+    return bounded(message)
+
 
 def bounded(message: str) -> str:
     """``message``, cut (with ``…``) to ``ERROR_BYTES`` of JSON text, so that any error fits any budget."""
@@ -137,8 +184,12 @@ def _describe(error: ValidationError) -> str:
     cause = error.__cause__
     if not isinstance(cause, PydanticValidationError):
         return "the arguments do not match the tool's input schema"
+    return _problems(cause)
+
+
+def _problems(error: PydanticValidationError) -> str:
     problems = [
         f"{'.'.join(echo(str(part)) for part in detail['loc'])}: {detail['msg']}"
-        for detail in cause.errors(include_url=False, include_context=False, include_input=False)
+        for detail in error.errors(include_url=False, include_context=False, include_input=False)
     ]
     return name_list(problems, "; ")

@@ -1,8 +1,14 @@
-"""Paged reading (DESIGN 6): ``pack_get`` pages, cut to the response budget, bound by opaque cursors.
+"""Paged reading (DESIGN 6 and its amendment): ``pack_get`` pages, cut to the response budget, bound by
+opaque cursors.
 
-A cursor carries the entity id, the format, the revision and the body offset (in code points, so
-a page never splits a character). It is not an authorisation: every page is read and checked afresh.
-Cursors are plain base64 a client can forge, so an offset is checked against the body it points into.
+The first page holds the metadata and as many links as fit; later pages hold the links that follow
+(outgoing first, then incoming, in the stored order), then the body. So a hub with thousands of links reads
+in pages like a long body does. A page of links keeps each preview at ``LINK_PREVIEW_UNITS`` or more: at the
+full 2,000 units only four links would fit a 32,000-byte page, and a 5,000-link hub would take 1,250 pages.
+
+A cursor carries the entity id, the format, the revision, the link offset and the body offset (in code
+points, so a page never splits a character). It is not an authorisation: every page is read and checked
+afresh. Cursors are plain base64 a client can forge, so offsets are checked against what they point into.
 """
 
 from __future__ import annotations
@@ -15,12 +21,13 @@ from pydantic import BaseModel, Field, ValidationError
 
 from graphrag.errors import GraphRagError, InvalidArgument, echo
 from graphrag.retrieval.entity import EntityReader
-from graphrag.retrieval.models import EntityPage
-from graphrag.server.budget import ResponseTooLarge, fit_items, largest_fitting
+from graphrag.retrieval.models import EntityPage, LinkPreview
+from graphrag.server.budget import ResponseTooLarge, Texts, fit_items, largest_fitting
 
 Format = Literal["full", "metadata"]
 START = "start"
 MAX_OFFSET = 2**31  # far beyond any body a page can come from; Neo4j's integers end at 2**63
+LINK_PREVIEW_UNITS = 240  # previews on a page of links are shortened to this before fewer links are listed
 FOREIGN = "cursor is not one this server gave out; start again with cursor='start'"
 
 
@@ -29,6 +36,7 @@ class Cursor(BaseModel):
     format: Format
     revision: str
     offset: int = Field(ge=0, le=MAX_OFFSET)
+    links: int = Field(default=0, ge=0, le=MAX_OFFSET)
 
     def encode(self) -> str:
         return base64.urlsafe_b64encode(self.model_dump_json().encode()).decode().rstrip("=")
@@ -52,14 +60,14 @@ class EntityPager:
         if cursor is None:
             return self._whole(entity_id, format)
         if cursor == START:
-            return self._page(entity_id, format, None, 0)
+            return self._page(entity_id, format, None, 0, 0)
         bound = Cursor.decode(cursor)
         if (bound.id, bound.format) != (entity_id, format):
             raise InvalidArgument(
                 f"the cursor belongs to pack_get(id={echo(bound.id)!r}, format={bound.format!r}), "
                 f"not to id={echo(entity_id)!r}, format={format!r}"
             )
-        return self._page(entity_id, format, bound.revision, bound.offset)
+        return self._page(entity_id, format, bound.revision, bound.offset, bound.links)
 
     def _whole(self, entity_id: str, format: Format) -> EntityPage:
         window = self._reader.read(entity_id, 0, self._budget if format == "full" else 0)
@@ -72,7 +80,7 @@ class EntityPager:
         except ResponseTooLarge as exc:
             raise ResponseTooLarge(self._too_large(entity_id, window.body_length)) from exc
 
-    def _page(self, entity_id: str, format: Format, revision: str | None, offset: int) -> EntityPage:
+    def _page(self, entity_id: str, format: Format, revision: str | None, offset: int, skip: int) -> EntityPage:
         window = self._reader.read(entity_id, offset, self._budget if format == "full" else 0)
         current = window.page.revision
         if revision is not None and revision != current:
@@ -81,25 +89,77 @@ class EntityPager:
                 "start again with cursor='start'",
                 code="document_changed",
             )
+        links = _links(window.page)
         length = window.body_length if format == "full" else 0
-        if offset > 0 and offset >= length:  # no page ends there: a cursor is given out only while text remains
-            raise InvalidArgument(FOREIGN)
-        if offset == 0:
-            texts = [window.page, *(window.page.outgoing or []), *(window.page.incoming or [])]
-            head = fit_items(window.page, texts, self._budget, "the entity's metadata and links")
+        if skip > len(links) or (skip < len(links) and offset > 0) or (offset > 0 and offset >= length):
+            raise InvalidArgument(FOREIGN)  # no page ends there: a cursor is given out only while something remains
+        first = revision is None
+        head = (
+            window.page
+            if first
+            else EntityPage(id=entity_id, revision=current, content="", complete=False, next_cursor=None)
+        )
+        placed = skip
+        if skip < len(links):
+            head, placed = self._with_links(head, links, skip, first, format)
+            if placed < len(links):
+                return head
+        elif first:
+            head = fit_items(head, [head], self._budget, "the entity's metadata")
         else:
-            head = EntityPage(id=entity_id, revision=current, content="", complete=False, next_cursor=None)
+            head = head.model_copy(update={"outgoing": None, "incoming": None})
 
         def with_content(count: int) -> EntityPage:
             end = offset + count
             done = end >= length
-            following = None if done else Cursor(id=entity_id, format=format, revision=current, offset=end).encode()
+            following = (
+                None
+                if done
+                else Cursor(id=entity_id, format=format, revision=current, offset=end, links=placed).encode()
+            )
             return head.model_copy(update={"content": window.body[:count], "complete": done, "next_cursor": following})
 
-        return largest_fitting(with_content, 0 if offset == 0 else 1, len(window.body), self._budget, "a page")
+        holds_more = first or placed > skip  # a page of metadata or links may end before the body starts
+        return largest_fitting(
+            with_content, 0 if holds_more or not length else 1, len(window.body), self._budget, "a page"
+        )
+
+    def _with_links(
+        self, head: EntityPage, links: list[tuple[bool, LinkPreview]], skip: int, first: bool, format: Format
+    ) -> tuple[EntityPage, int]:
+        """``head`` with the most links from ``skip`` on that fit (at least one), and the link offset after them;
+        while links remain, the page ends there and its cursor points at the next link."""
+        rest = links[skip:]
+        owners = [head] if first else []
+
+        def placed(count: int) -> EntityPage:
+            more = skip + count < len(links)
+            following = Cursor(id=head.id, format=format, revision=head.revision, offset=0, links=skip + count)
+            return head.model_copy(
+                update={
+                    "outgoing": [link for out, link in rest[:count] if out],
+                    "incoming": [link for out, link in rest[:count] if not out],
+                    "links_complete": not more,
+                    **({"complete": False, "next_cursor": following.encode()} if more else {}),
+                }
+            )
+
+        texts = Texts.of([*owners, *(link for _, link in rest)])
+        texts.cap(LINK_PREVIEW_UNITS)
+        try:
+            count = len(_links(largest_fitting(placed, 1, len(rest), self._budget, "a page of links")))
+        except ResponseTooLarge:
+            count = 1  # one link, its preview shortened further below (or response_too_large)
+        what = "the entity's metadata and links" if first else "a page of links"
+        return texts.first(len(owners) + count).fit(placed(count), self._budget, what), skip + count
 
     def _too_large(self, entity_id: str, body_length: int) -> str:
         return (
             f"entity {echo(entity_id)!r} (a body of {body_length} characters) does not fit the response budget of "
             f"{self._budget} bytes; read it in pages: pack_get(id={echo(entity_id)!r}, cursor='start')"
         )
+
+
+def _links(page: EntityPage) -> list[tuple[bool, LinkPreview]]:
+    """Every link of a page in reading order, each with whether it is outgoing."""
+    return [(True, link) for link in page.outgoing or []] + [(False, link) for link in page.incoming or []]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Self
 
 from tenacity import (
@@ -30,6 +31,17 @@ from graphrag.stores import Store
 COLLECTION = "entities"
 LOCK_WAIT_SECONDS = 3.0
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "pack-graphrag/entity")
+
+
+@dataclass(frozen=True)
+class VectorUpdate:
+    """What one ingest wrote to the collection, so a server in the same process (``graphrag serve --watch``)
+    can apply it to its in-memory copy at once instead of reading every point again."""
+
+    payloads: list[dict[str, Any]]
+    vectors: Vectors  # one row per payload
+    removed: list[str]  # entity ids
+    rebuilt: bool = False  # every vector was made again (another embedder): a copy must be read whole
 
 
 def point_id(entity_id: str) -> str:

@@ -39,12 +39,71 @@ def test_check_rejected_file_exits_1_with_path_line_field(tmp_path: Path) -> Non
         {
             "severity": "error",
             "path": "bad.md",
+            "pack": tmp_path.name,
             "line": 3,
             "field": "title",
             "message": "must be text, found ['x', 'y']",
         }
     ]
     assert report["added"] == ["B"]
+
+
+def test_check_format_github_writes_escaped_workflow_commands(tmp_path: Path) -> None:
+    pack = tmp_path / "pack, 100%"
+    pack.mkdir()
+    unnamed = subprocess.run(
+        [sys.executable, "-m", "graphrag.cli", "check", "--format", "github", pack.name],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert unnamed.returncode == 2  # the folder name is no pack id: one annotation, no traceback
+    assert unnamed.stdout.startswith("::error title=graphrag check::pack, 100%25: pack id 'pack, 100%25' must be")
+    (pack / "pack.yaml").write_text("id: pack-1\n")
+    (pack / "bad: one, two.md").write_text("---\nid: A\ntitle: [x, y]\n---\n")
+    (pack / "good.md").write_text("---\nid: B\nrelated: {depends_on: [A, C.1], dependsOn: [Nothing here]}\n---\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "graphrag.cli", "check", "--format", "github", pack.name],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    folder = "pack%2C 100%25"
+    assert lines[0] == (
+        f"::error file={folder}/bad%3A one%2C two.md,line=3,title=graphrag check [title]::must be text, found ['x', 'y']"
+    )
+    assert f"::notice file={folder}/good.md,title=graphrag check%3A dangling link::" in result.stdout
+    assert any(line.startswith(f"::warning file={folder}/good.md,line=3,") for line in lines), lines
+    assert lines[-1].startswith("would add 1,")
+
+
+def test_github_escaping_follows_the_runner_rules() -> None:
+    from ingest.annotations import command
+
+    assert command("error", "50% done\r\nnext: line, two", file="a:b,c%.md", line=7, title="t") == (
+        "::error file=a%3Ab%2Cc%25.md,line=7,title=t::50%25 done%0D%0Anext: line, two"
+    )
+    assert command("warning", "plain") == "::warning::plain"
+
+
+def test_pre_commit_hook_runs_graphrag_check() -> None:
+    import yaml
+
+    hooks = yaml.safe_load((EXAMPLES.parent / ".pre-commit-hooks.yaml").read_text())
+    hook = next(h for h in hooks if h["id"] == "graphrag-check")
+    assert hook["entry"] == "graphrag check" and hook["pass_filenames"] is False
+    result = subprocess.run(
+        [sys.executable, "-m", "graphrag.cli", *hook["entry"].split()[1:], *hook["args"]],
+        capture_output=True,
+        text=True,
+        cwd=EXAMPLES / "space-missions",  # a pack repository: the pack at its root
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_bad_invocation_exits_2(tmp_path: Path) -> None:

@@ -54,9 +54,12 @@ def test_id_owned_by_another_pack_is_reported_for_both_files(run_ingest, tmp_pat
 
     report = run_ingest(tmp_path / "two")
 
-    assert sorted(p.render() for p in report.errors) == [
-        f"{path}: error [id]: id 'X' is defined by several files: two:y.md, one:x.md; the version ingested before is kept"
-        for path in ("one:x.md", "y.md")
+    assert sorted((p.pack, p.render()) for p in report.errors) == [
+        (
+            pack,
+            f"{path}: error [id]: id 'X' is defined by several files: two:y.md, one:x.md; the version ingested before is kept",
+        )
+        for pack, path in (("one", "x.md"), ("two", "y.md"))
     ]
     assert report.removed == []
     records, _, _ = graph._driver.execute_query("MATCH (e:Entity) WHERE NOT e:Missing RETURN e.id, e.pack, e.title")

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import os
+import queue
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 from graphrag.stores.graph import GraphStore
 from tests.ingest.test_ingest_stores import count
+
+
+def announced(stderr: IO[str]) -> None:
+    """Reads stderr up to the watcher's announcement (after the first run's log line)."""
+    seen = [stderr.readline() for _ in range(2)]
+    assert "watching" in seen[-1], seen
 
 
 def test_saved_file_is_ingested_again(graph: GraphStore, pack_copy: Path, tmp_path: Path) -> None:
@@ -22,8 +31,7 @@ def test_saved_file_is_ingested_again(graph: GraphStore, pack_copy: Path, tmp_pa
     )
     try:
         assert process.stderr is not None
-        first_lines = [process.stderr.readline() for _ in range(2)]  # the first run's log line, then this
-        assert "watching" in first_lines[-1], first_lines
+        announced(process.stderr)
         moon = pack_copy / "bodies" / "moon.md"
         moon.write_text(moon.read_text().replace('title: "Moon"', 'title: "The Moon"'))
         deadline = time.monotonic() + 60
@@ -32,6 +40,58 @@ def test_saved_file_is_ingested_again(graph: GraphStore, pack_copy: Path, tmp_pa
         ):
             time.sleep(0.5)
         assert count(graph, "MATCH (e:Entity {id: 'SM.BODY.MOON', title: 'The Moon'}) RETURN count(e)") == 1
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_each_save_prints_only_what_it_changed(graph: GraphStore, pack_copy: Path, tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "graphrag.cli", "watch", str(pack_copy)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "GRAPHRAG_HOME": str(tmp_path / "home")},
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert process.stdout is not None and process.stderr is not None
+    threading.Thread(target=lambda: [lines.put(line.rstrip("\n")) for line in process.stdout], daemon=True).start()  # type: ignore[union-attr]
+
+    def save_report() -> list[str]:
+        """The lines of the next save's report (from `saved ...` to its counts line)."""
+        got: list[str] = []
+        while not got or not got[-1].startswith("  added "):
+            line = lines.get(timeout=60)
+            if got or line.startswith("saved "):
+                got.append(line)
+        return got
+
+    try:
+        announced(process.stderr)
+        apollo = pack_copy / "missions" / "apollo-12.md"
+        original = apollo.read_text()
+        apollo.write_text(
+            original.replace("part_of: SM.PROGRAM.APOLLO", "part_of: SM.PROGRAM.APOLLO\n  crewed_by: SM.PERSON.CONRAD")
+        )
+        report = save_report()
+        assert report[0] == "saved missions/apollo-12.md"
+        assert "  + link SM.MISSION.APOLLO12 -[crewed_by]-> SM.PERSON.CONRAD (missions/apollo-12.md)" in report
+        assert "  new dangling: SM.MISSION.APOLLO12 -[crewed_by]-> SM.PERSON.CONRAD (missions/apollo-12.md)" in report
+        assert not any("COLLINS" in line for line in report)  # the pack's older dangling link is not reprinted
+
+        apollo.write_text(original.replace('title: "Apollo 12"', "title: [Apollo, 12]"))
+        report = save_report()
+        assert any(line.startswith("  new missions/apollo-12.md:") and "error [title]" in line for line in report)
+        assert "  - link SM.MISSION.APOLLO12 -[crewed_by]-> SM.PERSON.CONRAD (missions/apollo-12.md)" not in report
+
+        apollo.write_text(original)
+        report = save_report()
+        assert any(line.startswith("  fixed missions/apollo-12.md:") and "error [title]" in line for line in report)
+        assert "  - link SM.MISSION.APOLLO12 -[crewed_by]-> SM.PERSON.CONRAD (missions/apollo-12.md)" in report
+        assert (
+            "  no longer dangling: SM.MISSION.APOLLO12 -[crewed_by]-> SM.PERSON.CONRAD (missions/apollo-12.md)"
+            in report
+        )
     finally:
         process.terminate()
         process.wait(timeout=30)

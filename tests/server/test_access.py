@@ -91,6 +91,26 @@ async def test_token_of_a_missing_or_inactive_project_is_refused_by_every_tool(h
                 await bound.call_tool(tool, arguments)
 
 
+@pytest.mark.parametrize("token", ["retired-secret-token-1", "orphan-secret-token-01"])
+async def test_resources_and_prompts_are_refused_like_tools(http_url: str, token: str) -> None:
+    async with Client(http_url, auth=token) as bound:
+        with pytest.raises(Exception, match=UNBOUND.rstrip("$")):
+            await bound.read_resource("pack://SM.MISSION.APOLLO11")
+        with pytest.raises(Exception, match=UNBOUND.rstrip("$")):
+            await bound.get_prompt("multi_hop_answer", {"question": "x"})
+
+
+async def test_resource_reads_and_prompts_count_against_the_rate_limit(http_url: str) -> None:
+    async with Client(http_url, auth="acme-secret-token-0002") as slow:  # two calls a minute
+        with pytest.raises(Exception, match=r"not_found: no entity has the id 'SM\.NOTHING'"):
+            await slow.read_resource("pack://SM.NOTHING")  # answered (an empty graph), so counted
+        await slow.get_prompt("multi_hop_answer", {"question": "x"})
+        with pytest.raises(Exception, match="rate_limited: MCP rate limit exceeded"):
+            await slow.read_resource("pack://SM.NOTHING")
+        with pytest.raises(Exception, match="rate_limited: MCP rate limit exceeded"):
+            await slow.call_tool("pack_get", {"id": "SM.NOTHING"})
+
+
 async def test_unknown_token_is_rejected_at_the_http_layer(http_url: str) -> None:
     with pytest.raises(Exception, match=r"401|Unauthorized|error response"):
         async with Client(http_url, auth="not-a-known-token-at-all") as stranger:

@@ -43,7 +43,7 @@ async def test_a_crowded_pack_within_budgets(crowded: Path, run_ingest, client_f
     await hundreds_of_hits_keep_order_and_metadata(client_for)
     await hits_that_cannot_fit_are_left_out_from_the_end_and_counted(client_for)
     await graph_answer_is_cut_by_the_budget_and_says_so(client_for)
-    await metadata_that_cannot_fit_is_response_too_large(client_for)
+    await links_read_in_pages_even_at_the_smallest_budget(client_for)
 
 
 async def hundreds_of_hits_keep_order_and_metadata(client_for) -> None:  # type: ignore[no-untyped-def]
@@ -89,10 +89,55 @@ async def graph_answer_is_cut_by_the_budget_and_says_so(client_for) -> None:  # 
     assert all(e["source"] in kept and e["target"] in kept for e in answer["edges"])
 
 
-async def metadata_that_cannot_fit_is_response_too_large(client_for) -> None:  # type: ignore[no-untyped-def]
+async def links_read_in_pages_even_at_the_smallest_budget(client_for) -> None:  # type: ignore[no-untyped-def]
     async with client_for(graphrag_response_budget_bytes=2_000) as client:
-        with pytest.raises(ToolError, match=r"^response_too_large: the entity's metadata and links does not fit"):
-            await client.call_tool("pack_get", {"id": "C.HUB", "cursor": "start"})
+        with pytest.raises(ToolError, match=r"^response_too_large: .*cursor='start'"):
+            await client.call_tool("pack_get", {"id": "C.HUB"})
+        pages = await read_pages(client, "C.HUB", 2_000)
+    links = [link for page in pages for link in page["outgoing"] or []]
+    assert [link["id"] for link in links] == [f"C.{i:03d}" for i in range(HITS)]
+    assert pages[0]["title"] == "Hub" and all(page["title"] is None for page in pages[1:])
+    assert all(link["summary"].startswith("Rocket engine") and link["content_truncated"] for link in links)
+
+
+async def read_pages(client, entity_id: str, budget: int) -> list[dict]:  # type: ignore[no-untyped-def,type-arg]
+    """Every page of ``pack_get(entity_id)``, each checked against the budget and the previous page's promises."""
+    result = await client.call_tool("pack_get", {"id": entity_id, "cursor": "start"})
+    pages = [result.structured_content]
+    assert wire_bytes(result) <= budget
+    while not pages[-1]["complete"]:
+        result = await client.call_tool("pack_get", {"id": entity_id, "cursor": pages[-1]["next_cursor"]})
+        assert wire_bytes(result) <= budget
+        page = result.structured_content
+        if not pages[-1]["links_complete"]:
+            assert page["outgoing"] or page["incoming"], "a page after links_complete: false carries links"
+        else:
+            assert page["outgoing"] is None and page["incoming"] is None and page["content"]
+        pages.append(page)
+    assert pages[-1]["next_cursor"] is None and pages[-1]["links_complete"]
+    return pages
+
+
+async def test_a_hub_with_five_thousand_links_reads_whole_page_by_page(tmp_path: Path, run_ingest, client_for) -> None:
+    """5,000 links out (to ids no file defines: placeholders, nothing to embed), three in, and a long body."""
+    root = tmp_path / "hub"
+    root.mkdir()
+    targets = ", ".join(f"H.T{i:04d}" for i in range(5_000))
+    body = "".join(f"Paragraph {i} about the hub.\n\n" for i in range(3_000))
+    write_entity(root, "H.HUB", body=body, kind="hub", title="Hub", related=f"{{relates_to: [{targets}]}}")
+    for i in range(3):
+        write_entity(root, f"H.SPOKE{i}", kind="spoke", title=f"Spoke {i}", related="{part_of: H.HUB}")
+    run_ingest(root)
+
+    async with client_for() as client:
+        pages = await read_pages(client, "H.HUB", 32_000)
+    outgoing = [link["id"] for page in pages for link in page["outgoing"] or []]
+    incoming = [link["id"] for page in pages for link in page["incoming"] or []]
+    assert outgoing == [f"H.T{i:04d}" for i in range(5_000)]
+    assert incoming == ["H.SPOKE0", "H.SPOKE1", "H.SPOKE2"]
+    assert "".join(page["content"] for page in pages) == body
+    assert len({page["revision"] for page in pages}) == 1
+    assert len(pages) < 200  # compact link previews: not a page per handful of links
 
 
 async def test_a_body_of_megabytes_reads_in_pages_exactly(tmp_path: Path, run_ingest, client_for) -> None:

@@ -76,6 +76,18 @@ async def test_relation_path_reaches_the_chief_designers(example: Client[Any]) -
     assert answer.nodes[0].id == "SM.MISSION.LUNA9" and answer.nodes[0].depth == 0
 
 
+async def test_relation_path_lists_placeholders_reached_apart(example: Client[Any]) -> None:
+    crew = GraphResult.model_validate(await call(example, "pack_graph", id="SM.MISSION.APOLLO11", path=["crewed_by"]))
+
+    assert crew.reached == ["SM.PERSON.ALDRIN", "SM.PERSON.ARMSTRONG"]
+    assert crew.reached_missing == ["SM.PERSON.COLLINS"]  # linked to, but no file defines him
+    assert {n.id for n in crew.nodes if n.missing} == {"SM.PERSON.COLLINS"}
+    only_him = await call(example, "pack_graph", id="SM.MISSION.APOLLO11", path=["crewed_by"], to="SM.PERSON.COLLINS")
+    assert (only_him["reached"], only_him["reached_missing"]) == ([], ["SM.PERSON.COLLINS"])
+    assert only_him["paths"] == [["SM.MISSION.APOLLO11", "crewed_by", "SM.PERSON.COLLINS"]]
+    assert {n["id"] for n in only_him["nodes"]} == {"SM.MISSION.APOLLO11", "SM.PERSON.COLLINS"}
+
+
 async def test_backward_steps_and_declared_inverse_names(example: Client[Any]) -> None:
     # who flew on missions that Korolev's bureau operated programmes for: ^led_by, ^operated_by, has_part
     chain = await call(example, "pack_graph", id="SM.PERSON.KOROLEV", path=["^led_by", "operates", "has_part"])

@@ -1,0 +1,92 @@
+"""``graphrag serve --watch``: saves are ingested inside the server and searchable through the MCP client
+without a reload, and what each save changed is logged.
+
+The server is built as ``graphrag serve --watch`` builds it (``create_server`` with the ``watching`` task),
+over the real stores, and files are saved for real in a copy of the example pack.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastmcp import Client
+
+from graphrag.config import Settings
+from graphrag.embedding import Embedder
+from graphrag.server.app import create_server
+from graphrag.server.commands import watching
+from graphrag.stores.graph import GraphStore
+
+DEADLINE = 60.0  # seconds; a functional bound only (the speed is measured by bench/watch_latency.py)
+
+
+async def hits(client: Client[Any], query: str, mode: str = "vector") -> list[dict[str, Any]]:
+    result = await client.call_tool("pack_search", {"query": query, "mode": mode, "limit": 3})
+    assert isinstance(result.structured_content, dict)
+    found: list[dict[str, Any]] = result.structured_content["results"]
+    return found
+
+
+async def until(check: Any) -> Any:
+    """``await check()`` until it is truthy, or fail after DEADLINE."""
+    started = time.monotonic()
+    while time.monotonic() - started < DEADLINE:
+        value = await check()
+        if value:
+            return value
+        await asyncio.sleep(0.05)
+    pytest.fail("the server did not see the save")
+
+
+async def test_saves_are_searchable_from_the_servers_own_ingest(
+    graph: GraphStore, settings: Settings, embedder: Embedder, pack_copy: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("INFO", logger="graphrag.server.commands")
+    mcp = create_server(settings, embedder=embedder, background=watching((pack_copy,), settings))
+    async with Client(mcp) as client:
+
+        async def moon_first() -> bool:
+            found = await hits(client, "Earth's only natural satellite")
+            return bool(found) and found[0]["id"] == "SM.BODY.MOON"
+
+        await until(moon_first)  # the first ingest ran inside the server
+        await until(lambda: asyncio.sleep(0, result=any("watch: watching" in r.message for r in caplog.records)))
+
+        moon = pack_copy / "bodies" / "moon.md"
+        new = "A grey airless world of basalt maria, visited by twelve astronauts between 1969 and 1972."
+        moon.write_text(
+            moon.read_text().replace(
+                "Earth's only natural satellite and the destination of the Apollo and Luna programmes.", new
+            )
+        )
+
+        async def new_summary() -> bool:
+            found = await hits(client, "grey airless world of basalt maria")  # vector mode: the in-memory mirror
+            return bool(found) and found[0]["summary"] == new
+
+        await until(new_summary)
+
+        (pack_copy / "bodies" / "mars.md").write_text(
+            "---\nid: SM.BODY.MARS\nkind: body\ntitle: Mars\nsummary: The red planet, reached by landers since 1971.\n"
+            "related: {studied_by: [SM.MISSION.MARS3]}\n---\n"
+        )
+
+        async def mars() -> bool:
+            return any(h["id"] == "SM.BODY.MARS" for h in await hits(client, "the red planet"))
+
+        await until(mars)
+        (pack_copy / "bodies" / "mars.md").unlink()
+
+        async def no_mars() -> bool:
+            return not any(h["id"] == "SM.BODY.MARS" for h in await hits(client, "the red planet"))
+
+        await until(no_mars)
+
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "saved bodies/moon.md" in logged
+    assert "new dangling: SM.MISSION.MARS3 -[studies]-> SM.BODY.MARS (bodies/mars.md)" in logged
+    assert "- link SM.MISSION.MARS3 -[studies]-> SM.BODY.MARS (bodies/mars.md)" in logged
