@@ -56,12 +56,13 @@ def connection_options(timeout: float = TIMEOUT_SECONDS) -> dict[str, Any]:
 class Journal:
     """The journal over one pool of runtime-role connections; ``close()`` drops writes still queued."""
 
-    def __init__(self, dsn: str, *, timeout: float = TIMEOUT_SECONDS) -> None:
+    def __init__(self, dsn: str, *, timeout: float = TIMEOUT_SECONDS, connections: int = WRITERS + 2) -> None:
+        """``connections``: the pool's most; the writers, plus feedback and cleanup, by default."""
         self._timeout = timeout
         self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             dsn,
             min_size=0,
-            max_size=WRITERS + 2,  # the writers, plus feedback and cleanup
+            max_size=connections,
             kwargs=connection_options(timeout),
             open=False,
             timeout=timeout,
@@ -112,10 +113,14 @@ class Journal:
         with self._lock:
             self._pending.discard(observation_id)
 
+    def write(self, observation: Observation) -> None:
+        """Write the observation now (what a scheduled write does); ``unavailable`` when it cannot."""
+        with self.transaction(observation.admission.account) as cursor:
+            cursor.execute(query("observation_record").statement, observation.parameters())
+
     def _write(self, observation: Observation) -> None:
         try:
-            with self.transaction(observation.admission.account) as cursor:
-                cursor.execute(query("observation_record").statement, observation.parameters())
+            self.write(observation)
         except JournalUnavailable as exc:
             log.warning("observation not recorded: %s", exc.args[0])
         except Exception:  # a write must never take anything else down
