@@ -12,6 +12,7 @@ admit runs exactly as without a journal.
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -148,27 +149,31 @@ class ObservationRuntime:
     @asynccontextmanager
     async def running(self) -> AsyncIterator[Journal]:
         """Open the journal (without waiting for its database) and run the cleanup every 15 minutes, even with
-        the mode ``off``: records written earlier must still go on time."""
+        the mode ``off``: records written earlier must still go on time. The cleanup is a thread of its own, so
+        it neither holds the event loop nor depends on which task closes the server."""
         journal = Journal(self.dsn).open()
+        stop = threading.Event()
+        cleaner = threading.Thread(target=_clean_until, args=(journal, stop), name="observations-cleanup", daemon=True)
         self.journal = journal
+        cleaner.start()
         try:
-            async with anyio.create_task_group() as tasks:
-                tasks.start_soon(_clean_periodically, journal)
-                yield journal
-                tasks.cancel_scope.cancel()
+            yield journal
         finally:
             self.journal = None
+            stop.set()
+            await anyio.to_thread.run_sync(cleaner.join)
             await anyio.to_thread.run_sync(journal.close)
 
 
-async def _clean_periodically(journal: Journal) -> None:
-    while True:
+def _clean_until(journal: Journal, stop: threading.Event) -> None:
+    """One cleanup batch now, then one every ``CLEANUP_SECONDS`` until ``stop`` is set."""
+    while not stop.is_set():
         try:
-            changed = await anyio.to_thread.run_sync(journal.expire, abandon_on_cancel=True)
+            changed = journal.expire()
             log.info("observations cleanup: %d rows deleted or scrubbed", changed, extra={"changed": changed})
         except JournalUnavailable as exc:
             log.warning("observations cleanup failed: %s", exc.args[0])
-        await anyio.sleep(CLEANUP_SECONDS)
+        stop.wait(CLEANUP_SECONDS)
 
 
 class ObservationHook(Middleware):

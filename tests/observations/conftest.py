@@ -49,7 +49,9 @@ def policy(mode: str = "text", allowlist: tuple[str, ...] = ("acme/pilot", "glob
     return ObservationPolicy(mode, frozenset(allowlist), KEY.encode(), 30)  # type: ignore[arg-type]
 
 
-def observation(account: str, query: str = "apollo landing", hits: tuple[str, ...] = ("A", "B"), **admitted: object) -> Observation:
+def observation(
+    account: str, query: str = "apollo landing", hits: tuple[str, ...] = ("A", "B"), **admitted: object
+) -> Observation:
     """An observation of ``query`` by ``account`` returning entity hits ``hits``."""
     admission = policy(allowlist=(account,)).admit(account, query)
     assert admission is not None
@@ -74,7 +76,9 @@ def observation(account: str, query: str = "apollo landing", hits: tuple[str, ..
 def rows(dsns: JournalDsns, where: str = "true") -> list[tuple[object, ...]]:
     """What is physically stored (read as the superuser, past row-level security)."""
     with psycopg.connect(dsns.admin, autocommit=True) as connection:
-        return connection.execute(f"SELECT observation_id, hit_id, account_id FROM retrieval.observation WHERE {where} ORDER BY observed_at, hit_rank").fetchall()
+        return connection.execute(
+            f"SELECT observation_id, hit_id, account_id FROM retrieval.observation WHERE {where} ORDER BY observed_at, hit_rank"
+        ).fetchall()
 
 
 def now() -> datetime:

@@ -49,7 +49,9 @@ def admin(database: str = "postgres") -> psycopg.Connection[tuple[object, ...]]:
     marked = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [MARKER]).fetchone()
     if marked is None:
         connection.close()
-        raise NoTestCluster(f"not the disposable test cluster (no database {MARKER}): start it with scripts/test-postgres.sh")
+        raise NoTestCluster(
+            f"not the disposable test cluster (no database {MARKER}): start it with scripts/test-postgres.sh"
+        )
     return connection
 
 

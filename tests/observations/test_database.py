@@ -45,7 +45,10 @@ def test_each_account_sees_only_its_own_rows_and_nobody_without_identity(journal
     journal.write(mine)
     journal.write(theirs)
 
-    assert visible(journal, "acme/pilot") == [(str(mine.admission.observation_id), "A"), (str(mine.admission.observation_id), "B")]
+    assert visible(journal, "acme/pilot") == [
+        (str(mine.admission.observation_id), "A"),
+        (str(mine.admission.observation_id), "B"),
+    ]
     assert visible(journal, "globex/pilot") == [(str(theirs.admission.observation_id), "C")]
     assert visible(journal, "initech/pilot") == []
     with psycopg.connect(dsns.runtime, autocommit=True) as connection:  # no account bound: nothing at all
@@ -55,7 +58,10 @@ def test_each_account_sees_only_its_own_rows_and_nobody_without_identity(journal
 
 def test_an_account_cannot_write_rows_of_another(journal: Journal, dsns: JournalDsns) -> None:
     forged = observation("acme/pilot")
-    with pytest.raises(JournalUnavailable, match="InsufficientPrivilege"), journal.transaction("globex/pilot") as cursor:
+    with (
+        pytest.raises(JournalUnavailable, match="InsufficientPrivilege"),
+        journal.transaction("globex/pilot") as cursor,
+    ):
         from graphrag.observations.sql import query
 
         cursor.execute(query("observation_record").statement, forged.parameters())
@@ -72,14 +78,18 @@ def test_feedback_binds_to_an_exact_hit_of_the_callers_own_observation(journal: 
     assert not journal.feedback("acme/pilot", observation_id, "Z", True)  # not a hit of it
     assert not journal.feedback("globex/pilot", observation_id, "A", True)  # not its observation
     assert not journal.feedback("acme/pilot", uuid.uuid4(), "A", True)  # no such observation (or not written yet)
-    with journal.transaction("globex/pilot") as cursor:  # even written directly, the composite key refuses it
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            cursor.execute(
-                "INSERT INTO retrieval.citation_feedback (observation_id, hit_id, account_id, cited) VALUES (%s, 'B', 'globex/pilot', true)",
-                [observation_id],
-            )
+    insert = (
+        "INSERT INTO retrieval.citation_feedback (observation_id, hit_id, account_id, cited) VALUES (%s, 'B', %s, true)"
+    )
+    # written directly: row-level security refuses it, and past it (as the superuser) the composite key does
+    with journal.transaction("globex/pilot") as cursor, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        cursor.execute(insert, [observation_id, "globex/pilot"])
+    with psycopg.connect(dsns.admin) as connection, pytest.raises(psycopg.errors.ForeignKeyViolation):
+        connection.execute(insert, [observation_id, "globex/pilot"])  # past row-level security: the key alone
     with psycopg.connect(dsns.admin, autocommit=True) as connection:
-        stored = connection.execute("SELECT observation_id, hit_id, account_id, cited FROM retrieval.citation_feedback").fetchall()
+        stored = connection.execute(
+            "SELECT observation_id, hit_id, account_id, cited FROM retrieval.citation_feedback"
+        ).fetchall()
     assert stored == [(observation_id, "A", "acme/pilot", None)]
 
 
@@ -91,7 +101,10 @@ def test_a_reused_connection_never_carries_an_account_into_the_next_transaction(
             assert [hit for _, hit in visible(journal, "acme/pilot")] == ["A", "B"]
             assert [hit for _, hit in visible(journal, "globex/pilot")] == ["C"]
         with journal._pool.connection() as connection:  # the same connection, after all those transactions
-            assert connection.execute("SELECT current_setting('retrieval.account', true)").fetchone() in [("",), (None,)]
+            assert connection.execute("SELECT current_setting('retrieval.account', true)").fetchone() in [
+                ("",),
+                (None,),
+            ]
             assert connection.execute("SELECT count(*) FROM retrieval.observation").fetchone() == (0,)
 
 
@@ -113,7 +126,9 @@ def test_insertion_refuses_expired_rows_and_clocks_over_five_minutes_ahead(
     assert len(rows(dsns)) == (2 if accepted else 0)
 
 
-def test_expired_rows_are_hidden_at_once_and_physically_deleted_with_their_feedback(journal: Journal, dsns: JournalDsns) -> None:
+def test_expired_rows_are_hidden_at_once_and_physically_deleted_with_their_feedback(
+    journal: Journal, dsns: JournalDsns
+) -> None:
     inject_old(dsns, "acme/pilot", hits=3)
     with psycopg.connect(dsns.admin, autocommit=True) as connection:
         connection.execute(
@@ -133,7 +148,9 @@ def test_expired_rows_are_hidden_at_once_and_physically_deleted_with_their_feedb
     assert [row[1] for row in rows(dsns)] == ["A", "B"]
     with psycopg.connect(dsns.admin, autocommit=True) as connection:
         assert connection.execute("SELECT count(*) FROM retrieval.citation_feedback").fetchone() == (0,)
-        state = connection.execute("SELECT last_success_at IS NOT NULL, last_deleted FROM retrieval.maintenance_state").fetchone()
+        state = connection.execute(
+            "SELECT last_success_at IS NOT NULL, last_deleted FROM retrieval.maintenance_state"
+        ).fetchone()
     assert state == (True, 3)
 
 
@@ -154,7 +171,9 @@ def test_expired_texts_are_scrubbed_and_each_batch_is_bounded(journal: Journal, 
     assert rows(dsns, "query_text IS NULL") and len(rows(dsns)) == 1
 
 
-def test_the_monitor_sees_only_the_status_and_it_alarms_on_backlog_and_missing_runs(journal: Journal, dsns: JournalDsns) -> None:
+def test_the_monitor_sees_only_the_status_and_it_alarms_on_backlog_and_missing_runs(
+    journal: Journal, dsns: JournalDsns
+) -> None:
     assert maintenance.status(dsns.monitor).alarm  # no cleanup has succeeded yet
     journal.expire()
     healthy = maintenance.status(dsns.monitor)

@@ -48,10 +48,14 @@ def test_export_selects_the_latest_unexpired_text_per_fingerprint_of_the_account
     assert exported["saturn rocket"].returned == []
     assert exported["saturn rocket"].expires_at == short.admission.text_expires_at  # the earlier deadline
     record_deadline = latest.admission.observed_at + LIFETIME
-    assert exported["apollo LANDING"].expires_at == min(record_deadline, latest.admission.text_expires_at or record_deadline)
+    assert exported["apollo LANDING"].expires_at == min(
+        record_deadline, latest.admission.text_expires_at or record_deadline
+    )
 
 
-def test_export_is_capped_at_a_thousand_and_leaves_out_texts_past_their_window(journal: Journal, dsns: JournalDsns) -> None:
+def test_export_is_capped_at_a_thousand_and_leaves_out_texts_past_their_window(
+    journal: Journal, dsns: JournalDsns
+) -> None:
     for n in range(1_001):
         journal.write(observation("acme/pilot", f"question number {n}", hits=("A",)))
     with psycopg.connect(dsns.admin, autocommit=True) as connection:  # one text window has passed, cleanup not yet run

@@ -38,7 +38,9 @@ def run(env: dict[str, str], *args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_migrate_applies_once_and_prints_the_checksum_then_provision_creates_nologin_roles(owner_env: dict[str, str]) -> None:
+def test_migrate_applies_once_and_prints_the_checksum_then_provision_creates_nologin_roles(
+    owner_env: dict[str, str],
+) -> None:
     assert run(owner_env, "migrate") == (
         0,
         f"applied migrations/001-retrieval-observations.sql sha256 {migration('001-retrieval-observations').sha256}\n",
@@ -61,9 +63,18 @@ def test_migrate_applies_once_and_prints_the_checksum_then_provision_creates_nol
     ("grant", "problem"),
     [
         ("GRANT SELECT ON retrieval.maintenance_state TO PUBLIC", "SELECT retrieval.maintenance_state is granted"),
-        ("GRANT EXECUTE ON FUNCTION retrieval.maintenance_status() TO PUBLIC", "retrieval.maintenance_status is executable by PUBLIC"),
-        ("CREATE TABLE public.accounts (id int); GRANT SELECT ON public.accounts TO PUBLIC", "SELECT public.accounts is granted"),
-        ("ALTER TABLE retrieval.citation_feedback NO FORCE ROW LEVEL SECURITY", "retrieval.citation_feedback lacks enabled and forced"),
+        (
+            "GRANT EXECUTE ON FUNCTION retrieval.maintenance_status() TO PUBLIC",
+            "retrieval.maintenance_status is executable by PUBLIC",
+        ),
+        (
+            "CREATE TABLE public.accounts (id int); GRANT SELECT ON public.accounts TO PUBLIC",
+            "SELECT public.accounts is granted",
+        ),
+        (
+            "ALTER TABLE retrieval.citation_feedback NO FORCE ROW LEVEL SECURITY",
+            "retrieval.citation_feedback lacks enabled and forced",
+        ),
     ],
     ids=["PUBLIC table", "PUBLIC function", "unrelated table", "RLS not forced"],
 )
@@ -71,7 +82,9 @@ def test_provision_refuses_unexpected_privileges_and_creates_nothing(
     owner_env: dict[str, str], grant: str, problem: str
 ) -> None:
     assert run(owner_env, "migrate")[0] == 0
-    with psycopg.connect(f"host=127.0.0.1 port={owner_env['PGPORT']} dbname={DATABASE} user={OWNER}", autocommit=True) as owner:
+    with psycopg.connect(
+        f"host=127.0.0.1 port={owner_env['PGPORT']} dbname={DATABASE} user={OWNER}", autocommit=True
+    ) as owner:
         owner.execute(grant)
     code, _, error = run(owner_env, "provision")
     assert code == 2 and error.startswith("error: invalid_argument: refusing to provision the observation roles")
