@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A disposable PostgreSQL cluster for the test suite: `start` creates it (initdb) under
 # $GRAPHRAG_HOME/postgres on the first run and starts it on 127.0.0.1:$GRAPHRAG_TEST_POSTGRES_PORT;
-# `stop` stops it. Trust authentication, loopback only: the tests drop and create what they like in it,
-# and the database `graphrag_disposable` marks it as theirs. Never point the suite at a real cluster.
+# `stop` stops it (a folder under $TMPDIR when the server's user cannot reach $GRAPHRAG_HOME). Trust
+# authentication, loopback only: the tests drop and create what they like in it, and the database
+# `graphrag_disposable` marks it as theirs. Never point the suite at a real cluster.
 # As root the server runs as the unprivileged `postgres` user that Debian's package creates.
 set -euo pipefail
 
@@ -11,6 +12,10 @@ port=${GRAPHRAG_TEST_POSTGRES_PORT:?set GRAPHRAG_TEST_POSTGRES_PORT (make test d
 home=${GRAPHRAG_HOME:-.graphrag/test}
 mkdir -p "$home"
 data=$(cd "$home" && pwd)/postgres
+# the server's user must reach the data folder; a checkout under a private home cannot offer that
+if [ "$(id -u)" -eq 0 ] && ! runuser -u postgres -- test -x "$(dirname "$data")" 2>/dev/null; then
+    data=${TMPDIR:-/tmp}/graphrag-test-postgres-$port
+fi
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$bin/initdb" ] || { echo "PostgreSQL is not installed: run scripts/system-deps.sh" >&2; exit 2; }
 [ "$(basename "$(dirname "$bin")")" -ge 15 ] || { echo "PostgreSQL 15 or newer is needed ($bin)" >&2; exit 2; }
