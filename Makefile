@@ -2,8 +2,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# The tests delete everything in their Neo4j, so they get a server of their own beside the dev one.
-TEST_ENV := GRAPHRAG_HOME=$(CURDIR)/.graphrag/test NEO4J_URI=bolt://127.0.0.1:7688 NEO4J_HTTP_PORT=7475
+# The tests delete everything in their Neo4j, so they get a server of their own beside the dev one, and a
+# disposable PostgreSQL cluster (scripts/test-postgres.sh) for the observations journal.
+TEST_ENV := GRAPHRAG_HOME=$(CURDIR)/.graphrag/test NEO4J_URI=bolt://127.0.0.1:7688 NEO4J_HTTP_PORT=7475 \
+	GRAPHRAG_TEST_POSTGRES_PORT=5433
 PACKS ?= examples/space-missions
 # The real corpora of a checkout beside ../shared (as CI has it); the corpus tests skip without them.
 CORPORA := $(wildcard ../shared/corpora)
@@ -39,10 +41,12 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-## Lint, then the whole suite against a Neo4j of its own (started here, stopped afterwards).
+## Lint, then the whole suite against a Neo4j and a PostgreSQL of its own (started here, stopped afterwards).
 test: lint
 	$(TEST_ENV) $(BIN)/graphrag neo4j start
-	$(TEST_ENV) $(BIN)/pytest $(if $(CORPORA),--corpus=$(abspath $(CORPORA))); status=$$?; $(TEST_ENV) $(BIN)/graphrag neo4j stop; exit $$status
+	$(TEST_ENV) bash scripts/test-postgres.sh start || { $(TEST_ENV) $(BIN)/graphrag neo4j stop; exit 1; }
+	$(TEST_ENV) $(BIN)/pytest $(if $(CORPORA),--corpus=$(abspath $(CORPORA))); status=$$?; \
+	$(TEST_ENV) $(BIN)/graphrag neo4j stop; $(TEST_ENV) bash scripts/test-postgres.sh stop; exit $$status
 
 bench: neo4j-start
 	$(BIN)/python -m bench.ingest --entities 10000

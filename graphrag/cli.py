@@ -22,6 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("ingest.commands:watch_command", "Ingest packs again each time a file is saved."),
     "serve": ("graphrag.server.commands:serve", "Run the MCP server (stdio or streamable HTTP)."),
     "eval": ("graphrag.evaluation.commands:eval_group", "Offline retrieval evaluation: compare two arms."),
+    "observations": (
+        "graphrag.observations.commands:observations",
+        "The opt-in journal of what search returned: schema, roles, cleanup, status, export.",
+    ),
 }
 
 

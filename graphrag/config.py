@@ -7,14 +7,16 @@ the entry points reads the environment itself.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 DEFAULT_EMBEDDER = "use-multilingual-v3"
 MIN_BUDGET_BYTES = 2_000  # the smallest response budget; every error message fits it
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
+ObservationMode = Literal["off", "hash-only", "text"]
+MAX_TEXT_DAYS = 90  # query text never outlives its observation (90 x 24 hours)
 
 
 class Settings(BaseSettings):
@@ -35,6 +37,33 @@ class Settings(BaseSettings):
     )
     graphrag_log_level: LogLevel = Field(default="INFO", description="Level of the service's own log lines.")
     graphrag_log_format: Literal["text", "json"] = Field(default="text", description="json: one object per line.")
+    graphrag_observations_dsn: SecretStr | None = Field(
+        default=None, description="PostgreSQL of the observations journal, as its runtime role (docs/observations.md)."
+    )
+    graphrag_observations_mode: ObservationMode = Field(default="off", description="off, hash-only or text.")
+    graphrag_observations_allowlist: Annotated[frozenset[str], NoDecode] = Field(
+        default=frozenset(), description="Accounts (project/token-name, comma-separated) whose searches are recorded."
+    )
+    graphrag_observations_key: SecretStr | None = Field(
+        default=None, description="Secret key of the keyed query hash; needed unless the mode is off."
+    )
+    graphrag_observations_text_days: int = Field(
+        default=MAX_TEXT_DAYS, ge=1, le=MAX_TEXT_DAYS, description="Days a recorded query text is kept (text mode)."
+    )
+    graphrag_observations_monitor_dsn: SecretStr | None = Field(
+        default=None, description="PostgreSQL as the monitor role, for `graphrag observations status`."
+    )
+    graphrag_export_token: SecretStr | None = Field(
+        default=None, description="The bearer token of the account whose candidates `observations export` writes."
+    )
+
+    @field_validator("graphrag_observations_allowlist", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        """``acme/ci-bot, acme/pilot`` -> the two accounts (blanks dropped)."""
+        if isinstance(value, str):
+            return frozenset(part.strip() for part in value.split(",") if part.strip())
+        return value
 
     @field_validator("graphrag_log_level", "graphrag_log_format", mode="before")
     @classmethod

@@ -24,6 +24,9 @@ from graphrag.config import Settings
 SERVICE_LOGGERS = ("graphrag", "ingest")  # the packages of this project
 _AT_INFO = ("uvicorn", "fastmcp")  # startup lines (where the server listens) and uvicorn's access log
 _OWN_HANDLERS = ("uvicorn", "uvicorn.access", "uvicorn.error", "fastmcp")  # loggers their libraries equip
+# psycopg's pool logs each failed connection with the server's address and error text; the observations
+# journal logs its own constant line instead (docs/observations.md: no database error details in the log)
+_SILENT = ("psycopg",)
 _FASTMCP_CALL_ERRORS = ("Error calling tool", "Invalid arguments for tool")
 # what every record has, and uvicorn's coloured copy of its message: not extra fields of a JSON line
 _RECORD_FIELDS = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName", "color_message"}
@@ -92,5 +95,7 @@ def configure_logging(settings: Settings, stream: TextIO | None = None) -> None:
             library.removeHandler(old)
         library.propagate = True
         library.setLevel(max(level, logging.INFO) if name in _AT_INFO else logging.NOTSET)
+    for name in _SILENT:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     logging.getLogger("uvicorn.access").addFilter(_PATH_ONLY)
     logging.getLogger("fastmcp.server.server").addFilter(_NO_REPEATS)

@@ -1,4 +1,4 @@
-"""The layers import only downwards: ingest -> stores -> retrieval and memory -> server (and the CLI over all:
+"""The layers import only downwards: ingest -> stores -> retrieval, memory and observations -> server (and the CLI over all:
 ``commands.py`` modules are the command line's thin shells, so they may reach any layer). MCP lives in the
 server alone: the memory's tools, access and budget fitting are its adapters, not the memory's.
 
@@ -22,6 +22,17 @@ FORBIDDEN = {
     "graphrag/retrieval": ("ingest", "graphrag.server", "graphrag.memory", "graphrag.evaluation", "fastmcp", "mcp"),
     "graphrag/evaluation": ("graphrag.stores", "graphrag.server", "graphrag.memory", "ingest"),
     "graphrag/memory": ("ingest", "graphrag.server", "graphrag.evaluation", "fastmcp", "mcp", "starlette"),
+    "graphrag/observations": (
+        "ingest",
+        "graphrag.stores",
+        "graphrag.retrieval",
+        "graphrag.memory",
+        "graphrag.server",
+        "graphrag.evaluation",
+        "fastmcp",
+        "mcp",
+        "starlette",
+    ),
     "graphrag/server": ("ingest", "graphrag.cli"),
 }
 

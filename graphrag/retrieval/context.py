@@ -26,7 +26,8 @@ class PackContext:
         self._passages = PassageSearch(graph)
 
     def build(self, question: str, packs: Sequence[str] | None, kinds: Sequence[str] | None) -> ContextResult:
-        ranked = self._search.rank(question, CONTEXT_ENTITIES, packs, kinds, "hybrid")
+        ranking = self._search.rank(question, CONTEXT_ENTITIES, packs, kinds, "hybrid")
+        ranked = ranking.hits
         rows = {row["id"]: row for row in self._graph.read("search_entities", ids=[r.id for r in ranked])}
         entities = [
             ContextEntity(
@@ -36,6 +37,8 @@ class PackContext:
                 summary=rows[r.id]["summary"] or "",
                 matched=r.matched,
                 via=r.via,
+                score=round(r.score, 4),
+                sha256=rows[r.id]["sha256"],
             )
             for r in ranked
             if r.id in rows
@@ -45,7 +48,12 @@ class PackContext:
             if entity.via and len(entity.via) > 1 and entity.via not in paths:
                 paths.append(entity.via)
         ids = [e.id for e in entities]
-        return ContextResult(entities=entities, paths=paths, passages=self._choose_passages(question, ids))
+        return ContextResult(
+            entities=entities,
+            paths=paths,
+            passages=self._choose_passages(question, ids),
+            available=ranking.available,
+        )
 
     def _choose_passages(self, question: str, ids: list[str]) -> list[ContextPassage]:
         per_entity = self._passages.ranked(question, ids)

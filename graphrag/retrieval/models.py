@@ -12,6 +12,17 @@ from pydantic import BaseModel, Field
 
 from graphrag.retrieval.candidates import Evidence
 
+OBSERVATION_ID = "The journal entry of this answer (only when the retrieval observations journal recorded it)."
+
+
+def _absent(value: object) -> bool:
+    return value is None
+
+
+def observation_field() -> Any:
+    """``observation_id``: on the wire only when the journal records the answer, so nothing changes without it."""
+    return Field(default=None, exclude_if=_absent, description=OBSERVATION_ID)
+
 
 class Clippable(BaseModel):
     """A result item with text fields the response budget may shorten (and then says so)."""
@@ -42,6 +53,7 @@ class SearchHit(Clippable):
     via: list[str] | None = Field(
         default=None, description="For a graph hit: the typed path from a seed, as pack_graph writes paths."
     )
+    observation_id: str | None = observation_field()
 
 
 class SearchResult(BaseModel):
@@ -49,6 +61,7 @@ class SearchResult(BaseModel):
     omitted: int = Field(
         default=0, description="Hits left out (from the end) because even with shortened summaries they did not fit."
     )
+    available: int = Field(default=0, exclude=True)  # the ranking's length before the limit cut it (never sent)
 
 
 class ContextEntity(Clippable):
@@ -60,6 +73,9 @@ class ContextEntity(Clippable):
     summary: str
     matched: list[Evidence] = Field(description="Why it is here: linked (named), text, vector, graph.")
     via: list[str] | None = Field(default=None, description="For a graph hit: the typed path from a seed.")
+    observation_id: str | None = observation_field()
+    score: float = Field(default=0.0, exclude=True)  # its fused score, for the journal (never sent)
+    sha256: str = Field(default="", exclude=True)  # its file's hash, read with the hit (never sent)
 
 
 class ContextPassage(Clippable):
@@ -72,6 +88,10 @@ class ContextPassage(Clippable):
     lines: list[int] = Field(description="First and last line in the file, 1-based, inclusive.")
     sha256: str = Field(description="Content hash of the file, for citation.")
     text: str
+    observation_id: str | None = observation_field()
+    hit_id: str | None = Field(
+        default=None, exclude_if=_absent, description="With observation_id: the id retrieval_feedback takes for it."
+    )
 
 
 class ContextResult(BaseModel):
@@ -81,6 +101,7 @@ class ContextResult(BaseModel):
     omitted_passages: int = Field(
         default=0, description="Passages left out (from the end) because even shortened they did not fit the budget."
     )
+    available: int = Field(default=0, exclude=True)  # entities ranked before the limit cut them (never sent)
 
 
 class GraphNode(BaseModel):

@@ -43,6 +43,14 @@ class Ranked:
     via: list[str] | None = None
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """The best ``hits``, and how many entities the ranking held before it was cut to the limit."""
+
+    hits: list[Ranked]
+    available: int
+
+
 class VectorSearch:
     """The ``vector`` retriever: entities whose summary is closest in meaning to the question."""
 
@@ -76,9 +84,9 @@ class PackSearch:
         kinds: Sequence[str] | None = None,
         mode: Mode = "hybrid",
     ) -> SearchResult:
-        ranked = self.rank(query, limit, packs, kinds, mode)
-        by_id = {r.id: r for r in ranked}
-        rows = self._graph.read("search_entities", ids=list(by_id)) if ranked else []
+        ranking = self.rank(query, limit, packs, kinds, mode)
+        by_id = {r.id: r for r in ranking.hits}
+        rows = self._graph.read("search_entities", ids=list(by_id)) if by_id else []
         if not rows and packs:
             self._check_packs(packs)
         return SearchResult(
@@ -90,18 +98,19 @@ class PackSearch:
                     via=by_id[row["id"]].via,
                 )
                 for row in rows
-            ]
+            ],
+            available=ranking.available,
         )
 
     def rank(
         self, text: str, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, mode: Mode
-    ) -> list[Ranked]:
+    ) -> Ranking:
         if not text.strip():
             raise InvalidArgument("query is empty: say what to look for")
         if mode != "hybrid":
             retriever = self.vector if mode == "vector" else self.text
             found = retriever.retrieve(Query(text, limit, packs, kinds))
-            return [Ranked(c.id, c.score, [retriever.evidence]) for c in found]
+            return Ranking([Ranked(c.id, c.score, [retriever.evidence]) for c in found], len(found))
         pool = Query(text, max(POOL, limit), packs, kinds)
         linked = self.linker.retrieve(pool)
         lists: dict[Evidence, list[Candidate]] = {
@@ -126,7 +135,7 @@ class PackSearch:
             for i, score in fused.items()
         ]
         ranked.sort(key=lambda r: (-r.score, r.id))
-        return ranked[:limit]
+        return Ranking(ranked[:limit], len(ranked))
 
     def _check_packs(self, packs: Sequence[str]) -> None:
         """An empty answer because a pack filter names no pack is a mistake worth saying."""

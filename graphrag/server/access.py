@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hmac
 import time
+import urllib.parse
 from collections import deque
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -150,6 +151,7 @@ class ProjectTokenVerifier(TokenVerifier):
         entry = self._config.tokens[match]
         project = self._config.projects.get(entry.project)
         claims = {
+            "account": account_id(entry.project, entry.name),
             "project": entry.project,
             "project_active": project is not None and project.active,
             "entry": match,
@@ -232,6 +234,18 @@ class CallAccess(Middleware):
                 raise error(f"rate_limited: {message}")
         for key, _, _ in windows:
             self._calls[key].append(now)
+
+
+def account_id(project: str, name: str) -> str:
+    """The account a token entry stands for, as the observations allowlist names it: ``project/name``, each part
+    percent-encoded where it holds ``/`` or ``%`` (or other unsafe characters), so two entries never share one."""
+    return f"{urllib.parse.quote(project, safe='')}/{urllib.parse.quote(name, safe='')}"
+
+
+def verified_account(token: AccessToken | None) -> str | None:
+    """The account of a bearer token this server verified; None over stdio, without tokens, or anonymously."""
+    account = (token.claims or {}).get("account") if token is not None else None
+    return account if isinstance(account, str) and account else None
 
 
 def caller_of(token: AccessToken | None) -> Caller:

@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
 from graphrag.memory.schema import ensure_memory_schema
+from graphrag.observations.admission import ObservationPolicy
 from graphrag.retrieval.vectors import open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.access import load_access
@@ -24,6 +25,7 @@ from graphrag.server.context import Services
 from graphrag.server.errors import ToolErrors
 from graphrag.server.live import Background
 from graphrag.server.memory_tools import register_memory_tools
+from graphrag.server.observing import ObservationHook, ObservationRuntime, register_feedback_tool
 from graphrag.server.prompts import register_prompts
 from graphrag.server.resources import register_resources
 from graphrag.server.tools import register_pack_tools
@@ -45,12 +47,20 @@ log = logging.getLogger(__name__)
 
 class StoreLifespan:
     """Opens Neo4j, the vector index and the embedder before the first call, and closes them at the end;
-    a ``background`` task (``serve --watch``) runs in a thread of its own in between."""
+    a ``background`` task (``serve --watch``) runs in a thread of its own in between; with an observations
+    journal configured, opens it too (without waiting for its database) and runs its cleanup."""
 
-    def __init__(self, settings: Settings, embedder: Embedder | None, background: Background | None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        embedder: Embedder | None,
+        background: Background | None,
+        observations: ObservationRuntime | None,
+    ) -> None:
         self._settings = settings
         self._embedder = embedder
         self._background = background
+        self._observations = observations
         self._pings = anyio.CapacityLimiter(1)
         self.services: Services | None = None
 
@@ -64,7 +74,11 @@ class StoreLifespan:
             beside = threading.Thread(target=self._background, args=(opened, stop), name="background", daemon=True)
             beside.start()
         try:
-            yield {"services": opened}
+            if self._observations is None:
+                yield {"services": opened}
+            else:
+                async with self._observations.running():
+                    yield {"services": opened}
         finally:
             stop.set()
             if beside is not None:
@@ -107,21 +121,28 @@ def create_server(
     """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model;
     ``background`` runs beside it with the open stores (``graphrag serve --watch`` ingests there).
 
-    A tokens file that cannot be used raises ``invalid_argument`` here, before anything is served.
+    A tokens file that cannot be used, or an observations journal configured by halves, raises
+    ``invalid_argument`` here, before anything is served.
     """
-    stores = StoreLifespan(settings, embedder, background)
     access = load_access(settings.graphrag_tokens_file)
+    policy = ObservationPolicy.from_settings(settings)
+    dsn = settings.graphrag_observations_dsn
+    observations = ObservationRuntime(policy, dsn.get_secret_value()) if policy and dsn else None
+    stores = StoreLifespan(settings, embedder, background, observations)
+    hook = [ObservationHook(observations)] if observations else []
     mcp = FastMCP(
         "graphrag",
         instructions=INSTRUCTIONS,
         lifespan=stores,
         mask_error_details=True,
         auth=access.auth,
-        middleware=[CallLog(), *access.middleware, ToolErrors()],
+        middleware=[CallLog(), *access.middleware, *hook, ToolErrors()],
     )
     register_pack_tools(mcp)
     register_memory_tools(mcp)
     register_resources(mcp)
     register_prompts(mcp)
+    if observations is not None:
+        register_feedback_tool(mcp, observations)
     mcp.custom_route("/health", methods=["GET"])(stores.health)
     return mcp

@@ -16,6 +16,7 @@ from graphrag.retrieval.search import Mode, PackSearch
 from graphrag.server.budget import ResponseTooLarge, fit_items, fit_list, largest_fitting
 from graphrag.server.context import Services, services
 from graphrag.server.errors import coded
+from graphrag.server.observing import current_observation
 from graphrag.server.paging import EntityPager, Format
 from graphrag.server.schemas import add_tool
 
@@ -53,7 +54,13 @@ def pack_search(
     Hits that do not fit the response budget even with shortened summaries are counted in `omitted`."""
     found = services(ctx)
     result = _search(found).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
-    return fit_list(result, "results", found.settings.graphrag_response_budget_bytes, "the search results")
+    observed = current_observation()
+    if observed is not None:
+        observed.stamp_search(result, mode)
+    fitted = fit_list(result, "results", found.settings.graphrag_response_budget_bytes, "the search results")
+    if observed is not None:
+        observed.search_returned(fitted)
+    return fitted
 
 
 @coded
@@ -68,7 +75,13 @@ def pack_context(
     connecting them, and the body passages that best match the question (path, line range and sha256 to cite)."""
     found = services(ctx)
     result = PackContext(found.graph, _search(found)).build(question, packs, kinds)
-    return _fit_context(result, found.settings.graphrag_response_budget_bytes)
+    observed = current_observation()
+    if observed is not None:
+        observed.stamp_context(result)
+    fitted = _fit_context(result, found.settings.graphrag_response_budget_bytes)
+    if observed is not None:
+        observed.context_returned(fitted)
+    return fitted
 
 
 def _fit_context(result: ContextResult, budget: int) -> ContextResult:

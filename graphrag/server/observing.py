@@ -1,0 +1,281 @@
+"""MCP's side of the observations journal: the recording hook on ``pack_search`` and ``pack_context``, the
+``retrieval_feedback`` tool, and the cleanup that ``graphrag serve`` runs every 15 minutes.
+
+The hook is a middleware: before the tool runs it admits the call or not (mode, the verified token's account on
+the allowlist, the text filter) and, when admitted, exposes an ``Observed`` to the tool through a context
+variable. The tool stamps its hits with the observation id before the response budget is applied (the id
+counts against the budget) and notes what it retrieved and what it returned. After the tool, the hook
+schedules the write (never awaited) and puts the id into the result's ``_meta``. A call the hook does not
+admit runs exactly as without a journal.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+import anyio
+import mcp.types as mt
+from fastmcp import Context, FastMCP
+from fastmcp.server.dependencies import get_access_token, get_http_request
+from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
+from fastmcp.tools import ToolResult
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field
+
+import graphrag
+from graphrag.errors import InvalidArgument
+from graphrag.observations.admission import Admission, ObservationPolicy, expired
+from graphrag.observations.journal import Journal, JournalUnavailable
+from graphrag.observations.model import HitKind, Observation, ObservedHit, Tool, sha256
+from graphrag.retrieval.models import ContextResult, SearchResult
+from graphrag.server.access import verified_account
+from graphrag.server.context import Services
+from graphrag.server.errors import tool_errors
+from graphrag.server.schemas import add_tool
+
+CLEANUP_SECONDS = 15 * 60
+MAX_HIT_ID_CHARS = 1000
+OBSERVED_TOOLS: dict[str, str] = {"pack_search": "query", "pack_context": "question"}  # tool -> its query argument
+FEEDBACK = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+log = logging.getLogger(__name__)
+
+_observed: ContextVar[Observed | None] = ContextVar("graphrag_observed", default=None)
+
+
+@dataclass
+class _Retrieved:
+    content_sha256: bytes | None
+    excerpt_sha256: bytes
+    score: float | None
+
+
+@dataclass
+class Observed:
+    """One admitted call, between the hook and the tool (which runs in a worker thread with a copied context)."""
+
+    admission: Admission
+    search_mode: str = "hybrid"
+    retrieved: dict[tuple[HitKind, str], _Retrieved] = field(default_factory=dict)
+    hits: list[ObservedHit] | None = None  # set by the tool once it has its answer
+    omitted: int = 0
+    available: int = 0
+
+    @property
+    def observation_id(self) -> str:
+        return str(self.admission.observation_id)
+
+    def _retrieve(self, kind: HitKind, hit_id: str, excerpt: str, content: str | None, score: float | None) -> None:
+        self.retrieved[(kind, hit_id)] = _Retrieved(bytes.fromhex(content) if content else None, sha256(excerpt), score)
+
+    def _returned(self, items: Sequence[tuple[HitKind, str, str, bool]]) -> list[ObservedHit]:
+        ranks: dict[HitKind, int] = {}
+        hits = []
+        for kind, hit_id, excerpt, truncated in items:
+            ranks[kind] = ranks.get(kind, 0) + 1
+            found = self.retrieved[(kind, hit_id)]
+            hits.append(
+                ObservedHit(
+                    kind=kind,
+                    id=hit_id,
+                    rank=ranks[kind],
+                    score=found.score,
+                    content_sha256=found.content_sha256,
+                    retrieved_excerpt_sha256=found.excerpt_sha256,
+                    returned_excerpt_sha256=sha256(excerpt),
+                    truncated=truncated,
+                )
+            )
+        return hits
+
+    def stamp_search(self, result: SearchResult, mode: str) -> None:
+        """Before the budget: each hit gets the id; its summary as retrieved and its file's hash are noted."""
+        self.search_mode = mode
+        self.available = result.available
+        for hit in result.results:
+            hit.observation_id = self.observation_id
+            self._retrieve("entity", hit.id, hit.summary, hit.sha256, hit.score)
+
+    def search_returned(self, fitted: SearchResult) -> None:
+        self.omitted = fitted.omitted
+        self.hits = self._returned([("entity", h.id, h.summary, h.content_truncated) for h in fitted.results])
+
+    def stamp_context(self, result: ContextResult) -> None:
+        self.available = result.available
+        for entity in result.entities:
+            entity.observation_id = self.observation_id
+            self._retrieve("entity", entity.id, entity.summary, entity.sha256, entity.score)
+        for passage in result.passages:
+            passage.observation_id = self.observation_id
+            passage.hit_id = f"{passage.id}#L{passage.lines[0]}-L{passage.lines[-1]}"
+            self._retrieve("passage", passage.hit_id, passage.text, passage.sha256, None)
+
+    def context_returned(self, fitted: ContextResult) -> None:
+        self.omitted = fitted.omitted_passages
+        self.hits = self._returned(
+            [("entity", e.id, e.summary, e.content_truncated) for e in fitted.entities]
+            + [("passage", p.hit_id or "", p.text, p.content_truncated) for p in fitted.passages]
+        )
+
+
+def current_observation() -> Observed | None:
+    """The observation of the tool call being served, if the hook admitted it."""
+    return _observed.get()
+
+
+def caller_account() -> str | None:
+    """The verified account of an HTTP call, else None (stdio and anonymous calls are never recorded)."""
+    try:
+        get_http_request()
+    except RuntimeError:
+        return None
+    return verified_account(get_access_token())
+
+
+@dataclass
+class ObservationRuntime:
+    """What the server holds while a journal is configured: the policy, and the journal once the lifespan opens it."""
+
+    policy: ObservationPolicy
+    dsn: str
+    journal: Journal | None = None
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[Journal]:
+        """Open the journal (without waiting for its database) and run the cleanup every 15 minutes, even with
+        the mode ``off``: records written earlier must still go on time. The cleanup is a thread of its own, so
+        it neither holds the event loop nor depends on which task closes the server."""
+        journal = Journal(self.dsn).open()
+        stop = threading.Event()
+        cleaner = threading.Thread(target=_clean_until, args=(journal, stop), name="observations-cleanup", daemon=True)
+        self.journal = journal
+        cleaner.start()
+        try:
+            yield journal
+        finally:
+            self.journal = None
+            stop.set()
+            await anyio.to_thread.run_sync(cleaner.join)
+            await anyio.to_thread.run_sync(journal.close)
+
+
+def _clean_until(journal: Journal, stop: threading.Event) -> None:
+    """One cleanup batch now, then one every ``CLEANUP_SECONDS`` until ``stop`` is set."""
+    while not stop.is_set():
+        try:
+            changed = journal.expire()
+            log.info("observations cleanup: %d rows deleted or scrubbed", changed, extra={"changed": changed})
+        except JournalUnavailable as exc:
+            log.warning("observations cleanup failed: %s", exc.args[0])
+        stop.wait(CLEANUP_SECONDS)
+
+
+class ObservationHook(Middleware):
+    """Admits ``pack_search`` and ``pack_context`` calls to the journal and schedules their records."""
+
+    def __init__(self, runtime: ObservationRuntime) -> None:
+        self._runtime = runtime
+
+    async def on_call_tool(
+        self,
+        context: MiddlewareContext[mt.CallToolRequestParams],
+        call_next: CallNext[mt.CallToolRequestParams, ToolResult],
+    ) -> ToolResult:
+        journal = self._runtime.journal
+        argument = OBSERVED_TOOLS.get(context.message.name)
+        query = (context.message.arguments or {}).get(argument or "")
+        if journal is None or argument is None or not isinstance(query, str):
+            return await call_next(context)
+        admission = self._runtime.policy.admit(caller_account(), query)
+        if admission is None:
+            return await call_next(context)
+        observed = Observed(admission)
+        token = _observed.set(observed)
+        try:
+            result = await call_next(context)
+        finally:
+            _observed.reset(token)
+        if observed.hits is not None:
+            journal.schedule(self._observation(context, observed))
+            result.meta = {**(result.meta or {}), "observation_id": observed.observation_id}
+        return result
+
+    def _observation(self, context: MiddlewareContext[Any], observed: Observed) -> Observation:
+        services = _services(context.fastmcp_context)
+        tool: Tool = "pack_search" if context.message.name == "pack_search" else "pack_context"
+        return Observation(
+            admission=observed.admission,
+            tool=tool,
+            search_mode=observed.search_mode,
+            hits=observed.hits or [],
+            omitted=observed.omitted,
+            available=observed.available,
+            corpus_version=None,  # no cheap version of the whole corpus exists yet: null, never a guess
+            embedder_version=services.embedder.id if services else None,
+            service_version=graphrag.__version__,
+        )
+
+
+def _services(ctx: Context | None) -> Services | None:
+    found = ctx.lifespan_context.get("services") if ctx is not None else None
+    return found if isinstance(found, Services) else None
+
+
+FeedbackReason = Literal["disabled", "not_enrolled", "pending", "expired", "not_found", "unavailable"]
+
+
+class FeedbackResult(BaseModel):
+    recorded: bool
+    reason: FeedbackReason | None = Field(
+        default=None,
+        description="Why not: disabled (journal off), not_enrolled (this account is not recorded), pending (the "
+        "observation is still being written: retry shortly), expired, not_found (no such hit in your observations; "
+        "retry once if you searched just now), unavailable (the journal's database did not answer).",
+    )
+
+
+def register_feedback_tool(mcp: FastMCP, runtime: ObservationRuntime) -> None:
+    def retrieval_feedback(
+        observation_id: Annotated[
+            str, Field(description="The observation_id of a pack_search or pack_context answer.")
+        ],
+        hit_id: Annotated[
+            str,
+            Field(
+                description="A hit of that answer: an entity id, or a passage's hit_id.", max_length=MAX_HIT_ID_CHARS
+            ),
+        ],
+        cited: Annotated[bool | None, Field(description="Whether your answer cited it; null when unknown.")] = None,
+    ) -> FeedbackResult:
+        """Say whether you cited a hit you were given. Accepted only for a hit of your own recorded answer."""
+        with tool_errors():
+            try:
+                parsed = uuid.UUID(observation_id)
+            except ValueError:
+                raise InvalidArgument("observation_id is not a UUID: pass the observation_id of an answer") from None
+            if not hit_id:
+                raise InvalidArgument("hit_id is empty: pass the id of a hit of that answer")
+            journal = runtime.journal
+            account = caller_account()
+            if journal is None or runtime.policy.mode == "off":
+                return FeedbackResult(recorded=False, reason="disabled")
+            if account is None or account not in runtime.policy.allowlist:
+                return FeedbackResult(recorded=False, reason="not_enrolled")
+            if journal.pending(parsed):
+                return FeedbackResult(recorded=False, reason="pending")
+            if expired(parsed):
+                return FeedbackResult(recorded=False, reason="expired")
+            try:
+                recorded = journal.feedback(account, parsed, hit_id, cited)
+            except JournalUnavailable as exc:
+                log.warning("feedback not recorded: %s", exc.args[0])
+                return FeedbackResult(recorded=False, reason="unavailable")
+            return FeedbackResult(recorded=recorded, reason=None if recorded else "not_found")
+
+    add_tool(mcp, retrieval_feedback, FEEDBACK)
