@@ -27,7 +27,14 @@ _OWN_HANDLERS = ("uvicorn", "uvicorn.access", "uvicorn.error", "fastmcp")  # log
 # psycopg's pool logs each failed connection with the server's address and error text; the observations
 # journal logs its own constant line instead (docs/observations.md: no database error details in the log)
 _SILENT = ("psycopg",)
-_FASTMCP_CALL_ERRORS = ("Error calling tool", "Invalid arguments for tool")
+# fastmcp's own line (a traceback, and the address read) per failed call, resource read or prompt: the
+# service's call log says the outcome, and its error middleware logs an internal error's traceback
+_FASTMCP_CALL_ERRORS = (
+    "Error calling tool",
+    "Invalid arguments for tool",
+    "Error reading resource",
+    "Error rendering prompt",
+)
 # what every record has, and uvicorn's coloured copy of its message: not extra fields of a JSON line
 _RECORD_FIELDS = frozenset(vars(logging.makeLogRecord({}))) | {"message", "asctime", "taskName", "color_message"}
 
@@ -59,7 +66,8 @@ class _PathWithoutQuery(logging.Filter):
 
 
 class _WithoutFastmcpCallErrors(logging.Filter):
-    """fastmcp's own line per failed call repeats the service's call log (``graphrag.server.call_log``)."""
+    """fastmcp's own line per failed call, read or prompt repeats the service's call log
+    (``graphrag.server.call_log``)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not str(record.msg).startswith(_FASTMCP_CALL_ERRORS)

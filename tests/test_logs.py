@@ -62,6 +62,8 @@ def test_levels_keep_library_chatter_out_and_apply_to_the_service(stream: io.Str
     logging.getLogger("graphrag.server.errors").warning("Neo4j stopped answering")
     logging.getLogger("mcp.server.lowlevel").info("Processing request of type CallToolRequest")
     logging.getLogger("fastmcp.server.server").error("Error calling tool 'pack_get'")  # the call log has it
+    logging.getLogger("fastmcp.server.server").error("Error reading resource 'pack://%s'", "a" * 100)
+    logging.getLogger("fastmcp.server.server").error("Error rendering prompt 'multi_hop_answer'")
 
     assert [line["message"] for line in lines(stream)] == ["Neo4j stopped answering"]
 
