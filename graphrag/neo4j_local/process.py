@@ -20,8 +20,8 @@ from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.errors import StoreUnavailable
+from graphrag.neo4j_local import browser, probe
 from graphrag.neo4j_local import distribution as dist
-from graphrag.neo4j_local import probe
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 START_TIMEOUT_S = 120.0
@@ -167,7 +167,10 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S) -> Outcome:
         if probe.store_locked(layout.store_lock):
             raise StoreUnavailable(f"the data folder {layout.data} is locked by another Neo4j server; stop it first")
         downloaded = dist.ensure_jars(layout)
-        dist.write_config(layout, port, settings.neo4j_http_port)
+        browser.ensure_bundle(layout)
+        dist.write_config(
+            layout, port, settings.neo4j_http_port, browser.config_lines(layout, settings.neo4j_http_port)
+        )
         if not dist.initialised(layout):
             dist.set_initial_password(layout, java, settings.neo4j_password.get_secret_value())
         proc, log_offset = _launch(layout, java)
