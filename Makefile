@@ -8,7 +8,11 @@ PACKS ?= examples/space-missions
 # The real corpora of a checkout beside ../shared (as CI has it); the corpus tests skip without them.
 CORPORA := $(wildcard ../shared/corpora)
 
-.PHONY: install demo serve test lint bench neo4j-start neo4j-stop
+# The Browser check gets a server of its own too, so its screenshots show the example pack alone.
+CHECK_ENV := GRAPHRAG_HOME=$(CURDIR)/.graphrag/browser-check NEO4J_URI=bolt://127.0.0.1:7689 NEO4J_HTTP_PORT=7476
+SHOTS := $(CURDIR)/.graphrag/screenshots
+
+.PHONY: install demo serve test lint bench neo4j-start neo4j-stop chromium check-browser
 
 install: $(VENV)/.installed
 
@@ -39,10 +43,23 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+## Debian's chromium and chromium-driver, for the checks that look at pages.
+chromium:
+	bash scripts/system-deps.sh chromium
+
 ## Lint, then the whole suite against a Neo4j of its own (started here, stopped afterwards).
-test: lint
+test: lint chromium
 	$(TEST_ENV) $(BIN)/graphrag neo4j start
 	$(TEST_ENV) $(BIN)/pytest $(if $(CORPORA),--corpus=$(abspath $(CORPORA))); status=$$?; $(TEST_ENV) $(BIN)/graphrag neo4j stop; exit $$status
 
 bench: neo4j-start
 	$(BIN)/python -m bench.ingest --entities 10000
+
+## Browser as an analyst meets it, and the pack report as a reviewer opens it, in headless Chromium;
+## screenshots in .graphrag/screenshots.
+check-browser: install chromium
+	$(CHECK_ENV) $(BIN)/graphrag neo4j start
+	$(CHECK_ENV) $(BIN)/graphrag ingest $(PACKS); status=$$?; \
+	if [ $$status -le 1 ]; then $(CHECK_ENV) $(BIN)/python -m scripts.check_browser --out $(SHOTS); status=$$?; fi; \
+	$(CHECK_ENV) $(BIN)/graphrag neo4j stop; exit $$status
+	$(BIN)/python -m scripts.check_report $(PACKS) $(wildcard $(CORPORA)/pack-personal/pack/personal-development) --out $(SHOTS)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -46,17 +47,27 @@ def run_editor(driver: Any, block: Any) -> None:
 
 
 def check(out: Path) -> list[str]:
+    """Problems seen (none: all is well); a step that never happens leaves ``browser-failed.png`` behind."""
     settings = Settings()
     bolt = urlsplit(settings.neo4j_uri)
     url = f"http://127.0.0.1:{settings.neo4j_http_port}/browser/?dbms=neo4j://{settings.neo4j_user}@{bolt.hostname}:{bolt.port}"
     first_title, _ = title_and_text(query(QUESTIONS[0]))
-    problems: list[str] = []
     out.mkdir(parents=True, exist_ok=True)
     with chromium() as driver:
+        try:
+            return steps(driver, url, first_title, out, settings.neo4j_password.get_secret_value())
+        except TimeoutException as exc:
+            driver.save_screenshot(str(out / "browser-failed.png"))
+            return [f"a step timed out after {WAIT_S} s ({exc.msg or 'waiting'}); see {out / 'browser-failed.png'}"]
+
+
+def steps(driver: Any, url: str, first_title: str, out: Path, password_text: str) -> list[str]:
+    problems: list[str] = []
+    if True:
         wait = WebDriverWait(driver, WAIT_S)
         driver.get(url)
         password = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "input[data-testid='password']"))
-        password.send_keys(settings.neo4j_password.get_secret_value())
+        password.send_keys(password_text)
         driver.find_element(By.CSS_SELECTOR, "button[data-testid='connect']").click()
         blocks = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "pre.runnable"))
         time.sleep(2)  # the style frame and the guide's fonts settle

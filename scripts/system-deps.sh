@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs from the system on a fresh Debian/Ubuntu machine, and only what
-# is missing: Java 17+ and Maven (for the local Neo4j server), and Python 3.11+ with venv.
+# is missing: Java 17+ and Maven (for the local Neo4j server), Python 3.11+ with venv, and Graphviz
+# (`graphrag report` and `graphrag schema` draw with it). With the argument `chromium`, also Debian's
+# chromium and chromium-driver, for the checks that look at pages in a real headless browser.
 set -euo pipefail
 
 need=()
@@ -8,6 +10,11 @@ java_major() { java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | he
 if ! command -v java >/dev/null || [ "$(java_major)" -lt 17 ]; then need+=(openjdk-17-jre-headless); fi
 command -v mvn >/dev/null || need+=(maven)
 python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || need+=(python3 python3-venv)
+command -v dot >/dev/null || need+=(graphviz)
+if [ "${1:-}" = chromium ]; then
+  [ -x /usr/bin/chromium ] || need+=(chromium)
+  [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
+fi
 ((${#need[@]})) || exit 0
 
 echo "installing system packages: ${need[*]}" >&2
