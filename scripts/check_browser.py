@@ -63,24 +63,23 @@ def check(out: Path) -> list[str]:
 
 def steps(driver: Any, url: str, first_title: str, out: Path, password_text: str) -> list[str]:
     problems: list[str] = []
-    if True:
-        wait = WebDriverWait(driver, WAIT_S)
-        driver.get(url)
-        password = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "input[data-testid='password']"))
-        password.send_keys(password_text)
-        driver.find_element(By.CSS_SELECTOR, "button[data-testid='connect']").click()
-        blocks = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "pre.runnable"))
-        time.sleep(2)  # the style frame and the guide's fonts settle
-        driver.save_screenshot(str(out / "browser-guide.png"))
-        if first_title not in driver.find_element(By.TAG_NAME, "body").text:
-            problems.append(f"the guide did not open at connect (no {first_title!r} on the page)")
-        run_editor(driver, blocks[0])  # :param [...] => { cypher/browser_examples }
-        wait.until(lambda d: '"other":' in d.find_element(By.TAG_NAME, "body").text)  # the :param frame
-        run_editor(driver, blocks[1])  # the first question
-        nodes = wait.until(lambda d: d.execute_script(NODES_JS))
-        time.sleep(3)  # the force layout settles
-        nodes = driver.execute_script(NODES_JS)
-        driver.save_screenshot(str(out / "browser-first-question.png"))
+    wait = WebDriverWait(driver, WAIT_S)
+    driver.get(url)
+    password = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "input[data-testid='password']"))
+    password.send_keys(password_text)
+    driver.find_element(By.CSS_SELECTOR, "button[data-testid='connect']").click()
+    blocks = wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "pre.runnable"))
+    time.sleep(2)  # the style frame and the guide's fonts settle
+    driver.save_screenshot(str(out / "browser-guide.png"))
+    if first_title not in driver.find_element(By.TAG_NAME, "body").text:
+        problems.append(f"the guide did not open at connect (no {first_title!r} on the page)")
+    run_editor(driver, blocks[0])  # :param [...] => { cypher/browser_examples }
+    wait.until(lambda d: '"other":' in d.find_element(By.TAG_NAME, "body").text)  # the :param frame
+    run_editor(driver, blocks[1])  # the first question
+    nodes = wait.until(lambda d: d.execute_script(NODES_JS))
+    time.sleep(3)  # the force layout settles
+    nodes = driver.execute_script(NODES_JS)
+    driver.save_screenshot(str(out / "browser-first-question.png"))
     placeholders = [n for n in nodes if n["stroke"] == MISSING_STROKE]
     print(
         f"guide opened; first question drew {len(nodes)} nodes, {len(placeholders)} placeholders; screenshots in {out}"
