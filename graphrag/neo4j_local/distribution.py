@@ -188,6 +188,9 @@ def write_config(layout: Layout, bolt_port: int, http_port: int, extra: list[str
         "server.default_advertised_address=127.0.0.1",
         f"server.bolt.listen_address=127.0.0.1:{bolt_port}",
         f"server.http.listen_address=127.0.0.1:{http_port}",
+        # Advertised too, else discovery names port 7687 and Browser's connect form offers another server.
+        f"server.bolt.advertised_address=127.0.0.1:{bolt_port}",
+        f"server.http.advertised_address=127.0.0.1:{http_port}",
         "server.https.enabled=false",
         "dbms.security.auth_enabled=true",
         f"server.directories.data={layout.data}",
