@@ -31,6 +31,7 @@ def chromium(width: int = 1600, height: int = 1000) -> Iterator[webdriver.Chrome
     profile = tempfile.mkdtemp(prefix="graphrag-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the page's console, for driver.get_log
     for flag in (*FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
