@@ -10,7 +10,11 @@ PACKS ?= examples/space-missions
 # The real corpora of a checkout beside ../shared (as CI has it); the corpus tests skip without them.
 CORPORA := $(wildcard ../shared/corpora)
 
-.PHONY: install demo serve test lint bench neo4j-start neo4j-stop
+# The Browser check gets a server of its own too, so its screenshots show the example pack alone.
+CHECK_ENV := GRAPHRAG_HOME=$(CURDIR)/.graphrag/browser-check NEO4J_URI=bolt://127.0.0.1:7689 NEO4J_HTTP_PORT=7476
+SHOTS := $(CURDIR)/.graphrag/screenshots
+
+.PHONY: install demo serve test test-deps lint bench neo4j-start neo4j-stop check-browser
 
 install: $(VENV)/.installed
 
@@ -41,8 +45,12 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+## What only the tests need from the system: PostgreSQL, and Debian's chromium and chromium-driver.
+test-deps:
+	bash scripts/system-deps.sh test
+
 ## Lint, then the whole suite against a Neo4j and a PostgreSQL of its own (started here, stopped afterwards).
-test: lint
+test: lint test-deps
 	$(TEST_ENV) $(BIN)/graphrag neo4j start
 	$(TEST_ENV) bash scripts/test-postgres.sh start || { $(TEST_ENV) $(BIN)/graphrag neo4j stop; exit 1; }
 	$(TEST_ENV) $(BIN)/pytest $(if $(CORPORA),--corpus=$(abspath $(CORPORA))); status=$$?; \
@@ -50,3 +58,12 @@ test: lint
 
 bench: neo4j-start
 	$(BIN)/python -m bench.ingest --entities 10000
+
+## Browser as an analyst meets it, and the pack report as a reviewer opens it, in headless Chromium;
+## screenshots in .graphrag/screenshots.
+check-browser: install test-deps
+	$(CHECK_ENV) $(BIN)/graphrag neo4j start
+	$(CHECK_ENV) $(BIN)/graphrag ingest $(PACKS); status=$$?; \
+	if [ $$status -le 1 ]; then $(CHECK_ENV) $(BIN)/python -m scripts.check_browser --out $(SHOTS); status=$$?; fi; \
+	$(CHECK_ENV) $(BIN)/graphrag neo4j stop; exit $$status
+	$(BIN)/python -m scripts.check_report $(PACKS) $(wildcard $(CORPORA)/pack-personal/pack/personal-development) --out $(SHOTS)

@@ -20,6 +20,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("ingest.commands:check_command", "Validate packs without writing anything."),
     "ingest": ("ingest.commands:ingest_command", "Ingest packs into Neo4j and Qdrant (only what changed)."),
     "watch": ("ingest.commands:watch_command", "Ingest packs again each time a file is saved."),
+    "report": ("ingest.commands:report_command", "Review packs: counts, problems, a schema picture (HTML)."),
+    "schema": ("graphrag.stores.commands:schema_command", "Print the live graph model (docs/analysts.md tables)."),
+    "guide": ("graphrag.guide.commands:guide", "Serve Neo4j Browser's guide and style for a server elsewhere."),
     "serve": ("graphrag.server.commands:serve", "Run the MCP server (stdio or streamable HTTP)."),
     "eval": ("graphrag.evaluation.commands:eval_group", "Offline retrieval evaluation: compare two arms."),
     "observations": (

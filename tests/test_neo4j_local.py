@@ -6,6 +6,7 @@ Nothing here skips: a missing server is a failure, because every graph test depe
 from __future__ import annotations
 
 import json
+import socket
 import time
 import urllib.request
 import uuid
@@ -71,6 +72,21 @@ def test_browser_is_served() -> None:
         assert response.status == 200
         html = response.read().decode("utf-8", errors="replace")
     assert "<title>Neo4j Browser</title>" in html
+
+
+def test_discovery_names_this_servers_bolt_port() -> None:
+    """Browser's connect form offers the Bolt address of the discovery document: this server's, not port 7687's."""
+    settings = Settings()
+    found = probe.discovery(settings.neo4j_http_port)
+    assert found is not None and found.neo4j_version.startswith("5.26.")
+    assert found.bolt_direct == f"bolt://127.0.0.1:{probe.bolt_port(settings.neo4j_uri)}"
+
+
+def test_discovery_of_a_silent_port_is_none() -> None:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    assert probe.discovery(port, timeout=0.5) is None
 
 
 def test_vector_index_and_dynamic_labels(driver) -> None:  # type: ignore[no-untyped-def]

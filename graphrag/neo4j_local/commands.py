@@ -80,10 +80,10 @@ def neo4j() -> None:
 @json_option
 @one_line_errors
 def start(as_json: bool) -> None:
-    """Start the server and return once Bolt answers; a no-op if it already runs.
+    """Start the server and return once Bolt and Browser answer; a no-op if it already runs.
 
     The first start downloads about 140 MB of jars with Maven and sets the password
-    from NEO4J_PASSWORD; later starts take seconds. Waits up to 120 s for Bolt.
+    from NEO4J_PASSWORD; later starts take seconds. Waits up to 120 s for both.
 
     \b
     Example:

@@ -178,8 +178,9 @@ def _first_error(layout: Layout) -> str:
     return "no [ERROR] line"
 
 
-def write_config(layout: Layout, bolt_port: int, http_port: int) -> None:
-    """Regenerate conf/neo4j.conf: loopback only, fixed ports, modest memory, no telemetry."""
+def write_config(layout: Layout, bolt_port: int, http_port: int, extra: list[str]) -> None:
+    """Regenerate conf/neo4j.conf: loopback only, fixed ports, modest memory, no telemetry, and the ``extra``
+    lines (Browser's guide and style)."""
     layout.make_dirs()
     lines = [
         "# Written by `graphrag neo4j start` on every start: edits here are overwritten.",
@@ -187,6 +188,9 @@ def write_config(layout: Layout, bolt_port: int, http_port: int) -> None:
         "server.default_advertised_address=127.0.0.1",
         f"server.bolt.listen_address=127.0.0.1:{bolt_port}",
         f"server.http.listen_address=127.0.0.1:{http_port}",
+        # Advertised too, else discovery names port 7687 and Browser's connect form offers another server.
+        f"server.bolt.advertised_address=127.0.0.1:{bolt_port}",
+        f"server.http.advertised_address=127.0.0.1:{http_port}",
         "server.https.enabled=false",
         "dbms.security.auth_enabled=true",
         f"server.directories.data={layout.data}",
@@ -195,6 +199,7 @@ def write_config(layout: Layout, bolt_port: int, http_port: int) -> None:
         f"server.memory.pagecache.size={PAGECACHE}",
         "dbms.usage_report.enabled=false",
         "db.transaction.timeout=120s",
+        *extra,
     ]
     (layout.conf / "neo4j.conf").write_text("\n".join(lines) + "\n", encoding="utf-8")
 

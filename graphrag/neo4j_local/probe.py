@@ -1,4 +1,5 @@
-"""Cheap, bounded checks of what is out there: a TCP port, Bolt with our credentials, a held store lock.
+"""Cheap, bounded checks of what is out there: a TCP port, Bolt with our credentials, Browser's HTTP discovery,
+a held store lock.
 
 They let ``start`` say *why* it cannot start (port taken, folder locked, wrong password)
 instead of leaving the user with a Java stack trace in a log file.
@@ -10,17 +11,20 @@ import contextlib
 import fcntl
 import logging
 import socket
+import urllib.request
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, DriverError, Neo4jError
+from pydantic import BaseModel, ValidationError
 
 from graphrag.errors import StoreUnavailable
 
 BoltState = Literal["ok", "auth_failed", "down"]
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback never goes through a proxy
 
 
 def bolt_port(uri: str) -> int:
@@ -56,6 +60,23 @@ def bolt_state(uri: str, user: str, password: str) -> BoltState:
     except (DriverError, Neo4jError, OSError):
         return "down"
     return "ok"
+
+
+class Discovery(BaseModel):
+    """The part of Neo4j's HTTP discovery document (``GET /``) that Browser reads before its connect form."""
+
+    bolt_direct: str
+    neo4j_version: str
+
+
+def discovery(http_port: int, timeout: float = 2.0) -> Discovery | None:
+    """The local server's discovery document, or None while its HTTP side (Browser's origin) does not answer it."""
+    request = urllib.request.Request(f"http://127.0.0.1:{http_port}/", headers={"Accept": "application/json"})
+    try:
+        with DIRECT.open(request, timeout=timeout) as answer:
+            return Discovery.model_validate_json(answer.read(64_000))
+    except (OSError, ValidationError):
+        return None
 
 
 def store_locked(lock_file: Path) -> bool:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.errors import StoreUnavailable
+from graphrag.neo4j_local import browser, probe
 from graphrag.neo4j_local import distribution as dist
-from graphrag.neo4j_local import probe
 
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 START_TIMEOUT_S = 120.0
@@ -148,14 +148,14 @@ def _start_lock(layout: dist.Layout) -> Iterator[None]:
 
 
 def start(settings: Settings, timeout: float = START_TIMEOUT_S) -> Outcome:
-    """Start the server unless it runs already; return once Bolt answers ``RETURN 1``."""
+    """Start the server unless it runs already; return once Bolt answers ``RETURN 1`` and Browser's origin answers."""
     began = time.monotonic()
     layout = layout_of(settings)
     port = probe.bolt_port(settings.neo4j_uri)
     with _start_lock(layout):
         pid = find_pid(layout)
         if pid is not None:
-            _wait_for_bolt(settings, layout, pid, None, began + timeout, 0)
+            _wait_until_ready(settings, layout, pid, None, began + timeout, 0)
             return Outcome("already_running", pid, _since(began), status(settings))
         java = dist.find_java()
         for taken in (port, settings.neo4j_http_port):
@@ -167,11 +167,14 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S) -> Outcome:
         if probe.store_locked(layout.store_lock):
             raise StoreUnavailable(f"the data folder {layout.data} is locked by another Neo4j server; stop it first")
         downloaded = dist.ensure_jars(layout)
-        dist.write_config(layout, port, settings.neo4j_http_port)
+        browser.ensure_bundle(layout)
+        dist.write_config(
+            layout, port, settings.neo4j_http_port, browser.config_lines(layout, settings.neo4j_http_port)
+        )
         if not dist.initialised(layout):
             dist.set_initial_password(layout, java, settings.neo4j_password.get_secret_value())
         proc, log_offset = _launch(layout, java)
-        _wait_for_bolt(settings, layout, proc.pid, proc, began + timeout, log_offset)
+        _wait_until_ready(settings, layout, proc.pid, proc, began + timeout, log_offset)
         return Outcome("started", proc.pid, _since(began), status(settings), downloaded=downloaded)
 
 
@@ -195,7 +198,7 @@ def _launch(layout: dist.Layout, java: Path) -> tuple[subprocess.Popen[bytes], i
     return proc, offset
 
 
-def _wait_for_bolt(
+def _wait_until_ready(
     settings: Settings,
     layout: dist.Layout,
     pid: int,
@@ -203,7 +206,9 @@ def _wait_for_bolt(
     deadline: float,
     log_offset: int,
 ) -> None:
-    """Poll Bolt until it answers, failing fast if the JVM dies and after ``deadline``."""
+    """Poll Bolt, then HTTP, until both answer, failing fast if the JVM dies and after ``deadline``.
+
+    Neo4j 5.26 answers on Bolt about 2 s before its HTTP side (Browser and its discovery document) is up."""
     password = settings.neo4j_password.get_secret_value()
     while True:
         dead = proc.poll() is not None if proc is not None else not _alive(pid)
@@ -211,7 +216,7 @@ def _wait_for_bolt(
             layout.pid_file.unlink(missing_ok=True)
             raise StoreUnavailable(f"Neo4j exited during start-up: {_diagnose(layout, log_offset)}")
         state = probe.bolt_state(settings.neo4j_uri, settings.neo4j_user, password)
-        if state == "ok":
+        if state == "ok" and probe.discovery(settings.neo4j_http_port) is not None:
             return
         if state == "auth_failed":
             raise StoreUnavailable(
@@ -220,7 +225,7 @@ def _wait_for_bolt(
             )
         if time.monotonic() > deadline:
             raise StoreUnavailable(
-                f"Neo4j (pid {pid}) did not answer on Bolt within {START_TIMEOUT_S:.0f} s; it may still be"
+                f"Neo4j (pid {pid}) did not answer on Bolt and HTTP within {START_TIMEOUT_S:.0f} s; it may still be"
                 f" starting (`graphrag neo4j status`), see {layout.console_log}; `graphrag neo4j stop` stops it"
             )
         time.sleep(0.5)

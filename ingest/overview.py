@@ -1,0 +1,120 @@
+"""What a pack holds and what is wrong with it, for authors and reviewers: counts per kind and relation, dangling
+links, orphans, duplicates, rejected files and the most connected entities. Read from the files alone, as
+``graphrag check`` reads them (no store), so a review needs nothing running.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from graphrag.diagrams import MISSING_BOX, Arrow
+from graphrag.names import fold, relation_of_type
+from ingest.pipeline import read_packs
+from ingest.plan import plan
+from ingest.report import DanglingLink, PackReport, Problem
+
+TOP_CONNECTED = 15
+
+
+class EntityRow(BaseModel):
+    id: str
+    pack: str
+    kind: str
+    title: str
+    path: str
+    links: int = Field(default=0, description="Typed links in and out.")
+
+
+class SameTitle(BaseModel):
+    title: str
+    ids: list[str] = Field(description="Entities with this title (a link by title to it resolves to none).")
+
+
+class RelationArrow(BaseModel):
+    source_kind: str
+    relation: str
+    target_kind: str = Field(description="The target's kind, or Missing when no file defines it.")
+    links: int
+
+
+class PackOverview(BaseModel):
+    """Everything ``graphrag report`` shows (also its ``--json`` output)."""
+
+    packs: list[PackReport]
+    entities: int
+    links: int
+    kinds: dict[str, int]
+    relations: dict[str, int]
+    arrows: list[RelationArrow]
+    dangling: list[DanglingLink]
+    orphans: list[EntityRow]
+    duplicate_ids: list[Problem] = Field(description="Files that define an id another file defines too.")
+    duplicate_titles: list[SameTitle]
+    rejected: list[Problem] = Field(description="Errors of files that were rejected, with path and line.")
+    warnings: list[Problem]
+    most_connected: list[EntityRow]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.rejected or self.duplicate_ids else 0
+
+    def diagram(self) -> tuple[dict[str, int], list[Arrow]]:
+        """Boxes (kind -> entities) and arrows for ``graphrag.diagrams.schema_svg``."""
+        boxes = dict(self.kinds)
+        missing = {d.target for d in self.dangling}
+        if missing:
+            boxes[MISSING_BOX] = len(missing)
+        return boxes, [Arrow(a.source_kind, a.relation, a.target_kind, a.links) for a in self.arrows]
+
+
+def overview(paths: Sequence[Path]) -> PackOverview:
+    packs = read_packs(paths)
+    work = plan(packs, {}, [], set(), mode="check")
+    report = work.report
+    entities = {e.id: e for e in work.valid}
+    degree: Counter[str] = Counter()
+    arrows: Counter[tuple[str, str, str]] = Counter()
+    for link in work.links:
+        degree[link.source] += 1
+        degree[link.target] += 1
+        source, target = entities.get(link.source), entities.get(link.target)
+        arrows[
+            (
+                source.kind if source else MISSING_BOX,
+                relation_of_type(link.type),
+                target.kind if target else MISSING_BOX,
+            )
+        ] += 1
+    rows = [
+        EntityRow(id=e.id, pack=e.pack, kind=e.kind, title=e.title, path=e.path, links=degree[e.id])
+        for e in entities.values()
+    ]
+    titles: dict[str, list[str]] = defaultdict(list)
+    for entity in entities.values():
+        titles[fold(entity.title)].append(entity.id)
+    duplicate_ids = [p for p in report.errors if p.field == "id" and "defined by several files" in p.message]
+    return PackOverview(
+        packs=report.packs,
+        entities=len(entities),
+        links=len(work.links),
+        kinds=dict(Counter(e.kind for e in entities.values()).most_common()),
+        relations=dict(Counter(relation_of_type(link.type) for link in work.links).most_common()),
+        arrows=[
+            RelationArrow(source_kind=s, relation=r, target_kind=t, links=n) for (s, r, t), n in sorted(arrows.items())
+        ],
+        dangling=report.dangling,
+        orphans=sorted((r for r in rows if r.links == 0), key=lambda r: (r.pack, r.path)),
+        duplicate_ids=duplicate_ids,
+        duplicate_titles=[
+            SameTitle(title=entities[ids[0]].title, ids=sorted(ids))
+            for _, ids in sorted(titles.items())
+            if len(ids) > 1
+        ],
+        rejected=[p for p in report.errors if p not in duplicate_ids],
+        warnings=report.warnings,
+        most_connected=sorted((r for r in rows if r.links), key=lambda r: (-r.links, r.id))[:TOP_CONNECTED],
+    )

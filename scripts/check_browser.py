@@ -1,0 +1,212 @@
+"""Check Neo4j Browser as an analyst meets it, in a real headless Chromium: connect to the local server, see the
+guide open, set its parameters, run its first question, and save screenshots.
+
+Needs a running local server (`graphrag neo4j start`) with a pack ingested; reads NEO4J_URI, NEO4J_HTTP_PORT and
+NEO4J_PASSWORD like the service. Fails (exit 1) unless Browser connects, the guide opens by itself at connect
+(the server's ``browser.post_connect_cmd``: the check never opens it by hand, since that would hide the very
+setting it checks), the first question draws a graph without the pack hub, and placeholders are drawn apart
+from real entities. The page's console goes to ``browser-console.log`` beside the screenshots.
+
+    .venv/bin/python -m scripts.check_browser --out .graphrag/screenshots
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from graphrag.config import Settings
+from graphrag.guide.content import QUESTIONS, title_and_text
+from graphrag.neo4j_local import probe
+from graphrag.stores.cypher import query
+from scripts.headless import chromium
+
+WAIT_S = 60  # the longest any one step may take
+CLICK_TRIES = 3
+TOOK_S = 5  # a click that Browser received shows it within this
+MISSING_STROKE = "#d0342c"  # graphrag/guide/style.grass: node.Missing border-color
+PACK_FILL = "#2b2d42"  # and node.Pack color
+CONNECT = (By.CSS_SELECTOR, "button[data-testid='connect']")
+BLOCKS = (By.CSS_SELECTOR, "pre.runnable")
+RUN = (By.CSS_SELECTOR, "[data-testid='editor-Run']")
+CONNECTED = "You are connected as user"  # what Browser's connect frame says once it has connected
+# Where an element is, or null while anything on the page is still moving (endless spinners aside): Browser slides
+# each new frame in, and opens its guide drawer, with short CSS animations.
+BOX_JS = """
+const box = arguments[0].getBoundingClientRect();
+const moving = document.getAnimations().some(
+  a => a.playState === 'running' && isFinite(a.effect.getComputedTiming().endTime));
+return moving ? null : [box.x, box.y, box.width, box.height];
+"""
+EDITOR_JS = "const e = document.querySelector('[data-testid=\"activeEditor\"]'); return e ? e.innerText : '';"
+# Every node Browser draws: its caption, fill, outline and place.
+NODES_JS = """
+return Array.from(document.querySelectorAll('svg g.node')).map(g => {
+  const ring = g.querySelector('circle.b-outline') || g.querySelector('circle');
+  const box = g.getBoundingClientRect();
+  return {caption: g.textContent.trim(), fill: (ring && ring.getAttribute('fill') || '').toLowerCase(),
+          stroke: (ring && ring.getAttribute('stroke') || '').toLowerCase(),
+          at: [Math.round(box.x), Math.round(box.y)]};
+});
+"""
+
+Find = Callable[[Any], Any]
+
+
+def body_text(driver: Any) -> str:
+    return str(driver.find_element(By.TAG_NAME, "body").text)
+
+
+def settled(measure: Find) -> Find:
+    """A wait condition: what ``measure`` returns, once it is what it was one poll earlier (None never is)."""
+    last: list[object] = [None]
+
+    def condition(driver: Any) -> Any:
+        now = measure(driver)
+        same = now is not None and now == last[0]
+        last[0] = now
+        return now if same else False
+
+    return condition
+
+
+def standing_still(find: Find) -> Find:
+    """A wait condition: the element ``find`` returns, once it sits where it sat one poll earlier."""
+
+    def place(driver: Any) -> tuple[Any, tuple[float, ...]] | None:
+        element = find(driver)
+        box = driver.execute_script(BOX_JS, element)
+        return None if box is None else (element, tuple(box))
+
+    condition = settled(place)
+    return lambda driver: (found := condition(driver)) and found[0]
+
+
+def click(driver: Any, find: Find, took_effect: Find, what: str) -> None:
+    """Click as a person does: once the element stands still, and again if Browser shows no sign of the click.
+
+    A click during one of Browser's slide-in animations lands where the element was when the driver measured it,
+    so Browser never hears of it: that is why this check once failed 2 runs in 5 (Connect clicked mid-slide)."""
+    for attempt in range(1, CLICK_TRIES + 1):
+        missing = (NoSuchElementException, StaleElementReferenceException, IndexError)
+        wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=missing)
+        element = wait.until(standing_still(find), f"{what} never stood still")
+        try:
+            element.click()
+            WebDriverWait(driver, TOOK_S).until(took_effect)
+            return
+        except (ElementClickInterceptedException, StaleElementReferenceException, TimeoutException) as exc:
+            reason = type(exc).__name__
+        print(f"warning: click {attempt} on {what} had no effect ({reason}); clicking again", file=sys.stderr)
+    raise TimeoutException(f"{CLICK_TRIES} clicks on {what} had no effect")
+
+
+def wait_for_server(settings: Settings) -> str | None:
+    """None once Bolt and Browser's HTTP discovery both answer (within WAIT_S), else what does not."""
+    password = settings.neo4j_password.get_secret_value()
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        bolt = probe.bolt_state(settings.neo4j_uri, settings.neo4j_user, password)
+        http = probe.discovery(settings.neo4j_http_port)
+        if bolt == "ok" and http is not None:
+            return None
+        if time.monotonic() > deadline:
+            return (
+                f"Neo4j is not ready after {WAIT_S} s (Bolt {bolt}, HTTP discovery"
+                f" {'answers' if http else 'silent'}); start it with `graphrag neo4j start`"
+            )
+        time.sleep(0.5)
+
+
+def check(out: Path) -> list[str]:
+    """Problems seen (none: all is well); a step that never happens leaves ``browser-failed.png`` behind."""
+    settings = Settings()
+    out.mkdir(parents=True, exist_ok=True)
+    not_ready = wait_for_server(settings)
+    if not_ready:
+        return [not_ready]
+    bolt = urlsplit(settings.neo4j_uri)
+    url = f"http://127.0.0.1:{settings.neo4j_http_port}/browser/?dbms=neo4j://{settings.neo4j_user}@{bolt.hostname}:{bolt.port}"
+    first_title, _ = title_and_text(query(QUESTIONS[0]))
+    with chromium() as driver:
+        try:
+            return steps(driver, url, first_title, out, settings.neo4j_password.get_secret_value())
+        except TimeoutException as exc:
+            driver.save_screenshot(str(out / "browser-failed.png"))
+            return [f"{exc.msg or 'a step timed out'} (waited up to {WAIT_S} s); see {out / 'browser-failed.png'}"]
+        finally:
+            (out / "browser-console.log").write_text(console(driver), encoding="utf-8")
+
+
+def console(driver: Any) -> str:
+    """The page's console, one JSON object a line (Browser's own failures show here, not on the page)."""
+    return "".join(json.dumps(entry) + "\n" for entry in driver.get_log("browser"))
+
+
+def run_block(driver: Any, index: int, what: str) -> None:
+    """Click a guide block (Browser puts it in the editor), then the editor's run button."""
+    block = driver.find_elements(*BLOCKS)[index]
+    first_line = block.text.splitlines()[0]
+    in_editor: Find = lambda d: first_line in d.execute_script(EDITOR_JS).replace("\xa0", " ")  # noqa: E731
+    click(driver, lambda d: d.find_elements(*BLOCKS)[index], in_editor, f"the guide's {what}")
+    click(driver, lambda d: d.find_element(*RUN), lambda d: not in_editor(d), "the editor's run button")
+
+
+def steps(driver: Any, url: str, first_title: str, out: Path, password_text: str) -> list[str]:
+    problems: list[str] = []
+    wait = WebDriverWait(driver, WAIT_S)
+    driver.get(url)
+    wait.until(lambda d: d.find_element(*CONNECT), "Browser showed no connect form")
+    driver.find_element(By.CSS_SELECTOR, "input[data-testid='password']").send_keys(password_text)
+    click(driver, lambda d: d.find_element(*CONNECT), lambda d: not d.find_elements(*CONNECT), "Connect")
+    wait.until(lambda d: CONNECTED in body_text(d), "Browser did not connect")
+    # From here on nothing is clicked until the guide is there: the server's post_connect_cmd must open it.
+    wait.until(lambda d: d.find_elements(*BLOCKS), "the guide did not open at connect (browser.post_connect_cmd)")
+    wait.until(standing_still(lambda d: d.find_elements(*BLOCKS)[0]), "the guide never stood still")
+    driver.save_screenshot(str(out / "browser-guide.png"))
+    if first_title not in body_text(driver):
+        problems.append(f"the guide that opened at connect is not ours (no {first_title!r} on the page)")
+    run_block(driver, 0, "parameters")  # :param [...] => { cypher/browser_examples }
+    wait.until(lambda d: '"other":' in body_text(d), "the parameters were not set")  # the :param frame
+    run_block(driver, 1, "first question")
+    nodes = wait.until(settled(lambda d: d.execute_script(NODES_JS) or None), "the first question drew no graph")
+    driver.save_screenshot(str(out / "browser-first-question.png"))
+    placeholders = [n for n in nodes if n["stroke"] == MISSING_STROKE]
+    print(
+        f"guide opened; first question drew {len(nodes)} nodes, {len(placeholders)} placeholders; screenshots in {out}"
+    )
+    if not placeholders:
+        problems.append(f"no placeholder drawn apart (outline {MISSING_STROKE}) among {nodes}")
+    if any(n["fill"] == "#ffffff" and n not in placeholders for n in nodes):
+        problems.append("a real entity is drawn white, like a placeholder")
+    if any(n["fill"] == PACK_FILL for n in nodes):
+        problems.append("the first question drew a pack: its walk ran through the pack hub")
+    return problems
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path(".graphrag/screenshots"), help="Folder for the screenshots.")
+    problems = check(parser.parse_args().out)
+    for problem in problems:
+        print(f"FAIL: {problem}", file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
