@@ -12,18 +12,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from graphrag.bundled import bundled_folder
+
 _PARAMETER = re.compile(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)s")
 MIGRATIONS = ("001-retrieval-observations",)
 PROVISION = "provision-observation-roles"
-
-
-def _folder(name: str) -> Path:
-    """The repository's ``name/`` folder (editable installs, Docker) or the copy packed into a wheel."""
-    package = Path(__file__).resolve().parent.parent
-    for candidate in (package.parent / name, package / f"{name}_files"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError(f"no {name}/ folder next to {package}")
 
 
 @dataclass(frozen=True)
@@ -63,14 +56,14 @@ def _read(path: Path) -> SqlFile:
 @cache
 def query(name: str) -> SqlFile:
     """The statement in ``sql/<name>.sql``."""
-    return _read(_folder("sql") / f"{name}.sql")
+    return _read(bundled_folder("sql") / f"{name}.sql")
 
 
 @cache
 def migration(name: str) -> SqlFile:
     """The migration ``migrations/<name>.sql``; its ``sha256`` is of the file's exact bytes."""
-    return _read(_folder("migrations") / f"{name}.sql")
+    return _read(bundled_folder("migrations") / f"{name}.sql")
 
 
 def all_queries() -> list[SqlFile]:
-    return [query(path.stem) for path in sorted(_folder("sql").glob("*.sql"))]
+    return [query(path.stem) for path in sorted(bundled_folder("sql").glob("*.sql"))]

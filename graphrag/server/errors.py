@@ -78,11 +78,7 @@ class ToolErrors(Middleware):
     async def on_call_tool(
         self, context: MiddlewareContext[CallToolRequestParams], call_next: CallNext[CallToolRequestParams, ToolResult]
     ) -> ToolResult:
-        where = _lone_surrogate(context.message.arguments or {})
-        if where is not None:  # not text: Neo4j and every JSON encoder would refuse it further down
-            raise ToolError(
-                bounded(f"invalid_argument: {echo(where)} holds a lone UTF-16 surrogate, which is not text")
-            )
+        _refuse_surrogates(context.message.arguments, ToolError)
         try:
             return await call_next(context)
         except ValidationError as exc:
@@ -90,13 +86,7 @@ class ToolErrors(Middleware):
         except NotFoundError as exc:
             raise ToolError(bounded(f"not_found: no tool is named {echo(context.message.name)!r}")) from exc
         except ToolError as exc:
-            message = str(exc)
-            if code_of(message) is None:  # fastmcp's mask over an exception nobody expected
-                log.error("internal error in tool %s", context.message.name, exc_info=exc.__cause__ or exc)
-                raise ToolError("internal: the server failed on this call; its log has the details") from exc
-            if message != bounded(message):
-                raise ToolError(bounded(message)) from exc
-            raise
+            raise ToolError(_coded(exc, f"tool {context.message.name}")) from exc
 
     async def on_read_resource(
         self,
@@ -117,11 +107,7 @@ class ToolErrors(Middleware):
         context: MiddlewareContext[GetPromptRequestParams],
         call_next: CallNext[GetPromptRequestParams, PromptResult],
     ) -> PromptResult:
-        where = _lone_surrogate(context.message.arguments or {})
-        if where is not None:
-            raise PromptError(
-                bounded(f"invalid_argument: {echo(where)} holds a lone UTF-16 surrogate, which is not text")
-            )
+        _refuse_surrogates(context.message.arguments, PromptError)
         try:
             return await call_next(context)
         except NotFoundError as exc:
@@ -132,6 +118,13 @@ class ToolErrors(Middleware):
             if isinstance(exc.__cause__, PydanticValidationError):
                 raise PromptError(bounded(f"invalid_argument: {_problems(exc.__cause__)}")) from exc
             raise PromptError(_coded(exc, f"prompt {echo(context.message.name)}")) from exc
+
+
+def _refuse_surrogates(arguments: dict[str, Any] | None, error: type[FastMCPError]) -> None:
+    """A lone surrogate is not text: Neo4j and every JSON encoder would refuse it further down."""
+    where = _lone_surrogate(arguments or {})
+    if where is not None:
+        raise error(bounded(f"invalid_argument: {echo(where)} holds a lone UTF-16 surrogate, which is not text"))
 
 
 def _coded(exc: Exception, what: str) -> str:

@@ -12,18 +12,15 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from graphrag.bundled import bundled_folder
+
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 
 
 def cypher_dir() -> Path:
-    """The repository's ``cypher/`` (editable installs, Docker) or the copy packed into a wheel."""
-    package = Path(__file__).resolve().parent.parent
-    for candidate in (package.parent / "cypher", package / "cypher_files"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError(f"no cypher/ folder next to {package}")
+    return bundled_folder("cypher")
 
 
 @dataclass(frozen=True)
