@@ -33,6 +33,18 @@ FORBIDDEN = {
         "mcp",
         "starlette",
     ),
+    # The GitHub App client is a store-like edge: it asks GitHub and knows nothing of packs, retrieval or MCP.
+    "graphrag/github": (
+        "ingest",
+        "graphrag.stores",
+        "graphrag.retrieval",
+        "graphrag.memory",
+        "graphrag.server",
+        "graphrag.evaluation",
+        "fastmcp",
+        "mcp",
+        "starlette",
+    ),
     "graphrag/server": ("ingest", "graphrag.cli"),
 }
 

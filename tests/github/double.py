@@ -1,0 +1,253 @@
+"""A local GitHub API double: the endpoints the service uses, on loopback, answering in GitHub's schemas.
+
+Every body it sends is first validated against githubkit's models (generated from GitHub's published
+OpenAPI description), so a test that passes here passes against the shapes real GitHub answers with.
+The App's JWT is checked with the App's public key; installation tokens are scoped to one repository,
+expire, and are refused once expired. Accounts' permissions can change between calls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import jwt
+from githubkit.versions.latest.models import (
+    BasicError,
+    Installation,
+    InstallationToken,
+    RepositoryCollaboratorPermission,
+    SimpleUser,
+)
+from pydantic import BaseModel
+
+APP_ID = "4242"
+INSTALLATION_ID = 77
+NOW = "2026-01-01T00:00:00Z"
+
+
+def account(login: str, number: int) -> dict[str, Any]:
+    """A GitHub SimpleUser body for ``login``."""
+    url = f"https://api.github.com/users/{login}"
+    return {
+        "login": login,
+        "id": number,
+        "node_id": f"U_{number}",
+        "avatar_url": f"https://avatars.githubusercontent.com/u/{number}",
+        "gravatar_id": "",
+        "url": url,
+        "html_url": f"https://github.com/{login}",
+        "followers_url": f"{url}/followers",
+        "following_url": f"{url}/following{{/other_user}}",
+        "gists_url": f"{url}/gists{{/gist_id}}",
+        "starred_url": f"{url}/starred{{/owner}}{{/repo}}",
+        "subscriptions_url": f"{url}/subscriptions",
+        "organizations_url": f"{url}/orgs",
+        "repos_url": f"{url}/repos",
+        "events_url": f"{url}/events{{/privacy}}",
+        "received_events_url": f"{url}/received_events",
+        "type": "User",
+        "site_admin": False,
+    }
+
+
+@dataclass
+class Token:
+    repository: str
+    permissions: dict[str, str]
+    expires_at: datetime
+
+
+@dataclass
+class GitHubDouble:
+    """The state the double serves: repositories, accounts' permissions, tokens, switches for failures."""
+
+    public_key: str
+    repositories: set[str] = field(default_factory=set)
+    permissions: dict[tuple[str, str], str] = field(default_factory=dict)  # (repo, login) -> admin/write/read
+    tokens: dict[str, Token] = field(default_factory=dict)
+    token_lifetime: timedelta = timedelta(hours=1)
+    rate_limited: bool = False
+    requests: list[str] = field(default_factory=list)
+    url: str = ""
+
+    def set_permission(self, repository: str, login: str, permission: str | None) -> None:
+        """Gives ``login`` ``permission`` on ``repository``; None takes every access away."""
+        if permission is None:
+            self.permissions.pop((repository, login), None)
+        else:
+            self.permissions[(repository, login)] = permission
+
+    def expire_tokens(self) -> None:
+        for token in self.tokens.values():
+            token.expires_at = datetime.now(UTC) - timedelta(seconds=1)
+
+
+def sign_delivery(secret: str, event: str, payload: dict[str, Any]) -> tuple[dict[str, str], bytes]:
+    """A webhook delivery as GitHub sends it: headers (event, delivery id, HMAC SHA-256) and body."""
+    body = json.dumps(payload).encode()
+    signature = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    headers = {
+        "X-GitHub-Event": event,
+        "X-GitHub-Delivery": secrets.token_hex(16),
+        "X-Hub-Signature-256": signature,
+        "Content-Type": "application/json",
+    }
+    return headers, body
+
+
+def _validated(model: type[BaseModel], body: dict[str, Any]) -> bytes:
+    """``body`` as JSON, after checking it is what GitHub's schema says ``model`` looks like."""
+    model.model_validate(body)
+    return json.dumps(body).encode()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    double: GitHubDouble
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the tests read ``double.requests`` instead."""
+
+    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        body = {"message": message, "documentation_url": "https://docs.github.com/rest"}
+        self._send(status, _validated(BasicError, body), headers)
+
+    def _bearer(self) -> str:
+        value = self.headers.get("Authorization", "")
+        return value.split(" ", 1)[1] if " " in value else ""
+
+    def _app_ok(self) -> bool:
+        try:
+            claims = jwt.decode(self._bearer(), self.double.public_key, algorithms=["RS256"])
+        except jwt.PyJWTError:
+            return False
+        return str(claims.get("iss")) == APP_ID
+
+    def _token_for(self, repository: str) -> Token | None:
+        token = self.double.tokens.get(self._bearer())
+        if token is None or token.expires_at <= datetime.now(UTC) or token.repository != repository:
+            return None
+        return token
+
+    def _route(self, method: str) -> None:
+        double = self.double
+        double.requests.append(f"{method} {self.path}")
+        if double.rate_limited:
+            reset = str(int((datetime.now(UTC) + timedelta(minutes=5)).timestamp()))
+            headers = {"x-ratelimit-remaining": "0", "x-ratelimit-limit": "5000", "x-ratelimit-reset": reset}
+            return self._error(403, "API rate limit exceeded", headers)
+        length = int(self.headers.get("Content-Length") or 0)
+        request = json.loads(self.rfile.read(length) or b"{}")
+        if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/installation", self.path):
+            return self._installation(f"{match[1]}/{match[2]}")
+        if match := re.fullmatch(r"/app/installations/(\d+)/access_tokens", self.path):
+            return self._access_token(int(match[1]), request)
+        if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/collaborators/([^/]+)/permission", self.path):
+            return self._permission(f"{match[1]}/{match[2]}", match[3])
+        return self._error(404, "Not Found")
+
+    def _installation(self, repository: str) -> None:
+        if not self._app_ok():
+            return self._error(401, "A JSON web token could not be decoded")
+        if repository not in self.double.repositories:
+            return self._error(404, "Not Found")
+        owner = account(repository.split("/")[0], 9000)
+        body = {
+            "id": INSTALLATION_ID,
+            "account": owner,
+            "repository_selection": "selected",
+            "access_tokens_url": f"{self.double.url}/app/installations/{INSTALLATION_ID}/access_tokens",
+            "repositories_url": f"{self.double.url}/installation/repositories",
+            "html_url": f"https://github.com/settings/installations/{INSTALLATION_ID}",
+            "app_id": int(APP_ID),
+            "target_id": 9000,
+            "target_type": "Organization",
+            "permissions": {"contents": "write", "metadata": "read"},
+            "events": ["push"],
+            "created_at": NOW,
+            "updated_at": NOW,
+            "single_file_name": None,
+            "app_slug": "pack-graphrag",
+            "suspended_by": None,
+            "suspended_at": None,
+        }
+        self._send(200, _validated(Installation, body))
+
+    def _access_token(self, installation: int, request: dict[str, Any]) -> None:
+        if not self._app_ok():
+            return self._error(401, "A JSON web token could not be decoded")
+        names = request.get("repositories") or []
+        owned = [name for name in self.double.repositories if name.split("/")[1] in names]
+        if installation != INSTALLATION_ID or len(names) != 1 or len(owned) != 1:
+            return self._error(422, "a token is scoped to exactly one repository of the installation")
+        value = "ghs_" + secrets.token_hex(18)
+        expires = datetime.now(UTC).replace(microsecond=0) + self.double.token_lifetime
+        permissions = dict(request.get("permissions") or {"contents": "read", "metadata": "read"})
+        self.double.tokens[value] = Token(owned[0], permissions, expires)
+        body = {
+            "token": value,
+            "expires_at": expires.isoformat().replace("+00:00", "Z"),
+            "permissions": permissions,
+            "repository_selection": "selected",
+        }
+        self._send(201, _validated(InstallationToken, body))
+
+    def _permission(self, repository: str, login: str) -> None:
+        if self._token_for(repository) is None:
+            return self._error(401, "Bad credentials")
+        permission = self.double.permissions.get((repository, login))
+        if permission is None:
+            return self._error(404, "Not Found")
+        user = account(login, 1000 + sum(map(ord, login)))
+        SimpleUser.model_validate(user)
+        collaborator = {
+            **user,
+            "role_name": permission,
+            "permissions": {
+                "pull": True,
+                "triage": True,
+                "push": permission != "read",
+                "maintain": False,
+                "admin": False,
+            },
+        }
+        body = {"permission": permission, "role_name": permission, "user": collaborator}
+        self._send(200, _validated(RepositoryCollaboratorPermission, body))
+
+    def do_GET(self) -> None:
+        self._route("GET")
+
+    def do_POST(self) -> None:
+        self._route("POST")
+
+
+class DoubleServer:
+    """Serves a ``GitHubDouble`` on 127.0.0.1 (an ephemeral port) in a thread, until ``close``."""
+
+    def __init__(self, double: GitHubDouble) -> None:
+        handler = type("Handler", (_Handler,), {"double": double})
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        double.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
