@@ -8,6 +8,7 @@ as ``rate_limited`` instead of blocking a tool call for minutes.
 
 from __future__ import annotations
 
+import base64
 import logging
 import re
 import time
@@ -58,6 +59,22 @@ class RepositoryToken(BaseModel):
     expires_at: datetime
 
 
+class GitHubAccount(BaseModel):
+    """What identifies a GitHub account, and all the service keeps of it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    login: str
+    id: int
+
+
+class TreeFile(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    sha: str
+    size: int
+
+
 def parse_repository(name: str) -> tuple[str, str]:
     """``owner/repo`` -> (owner, repo); anything else is an ``invalid_argument``."""
     if not REPOSITORY.fullmatch(name):
@@ -103,6 +120,40 @@ class GitHubApp:
             repository=repository, permission=permission, token=issued.token, expires_at=issued.expires_at
         )
 
+    def login_of(self, user_token: str) -> GitHubAccount:
+        """Who a user access token (from the App's user authorisation) belongs to; the token is not kept."""
+        with _answers("user", "the authenticated user"):
+            user = GitHub(TokenAuthStrategy(user_token), base_url=self._base_url, auto_retry=False, http_cache=False)
+            found = user.rest.users.get_authenticated().parsed_data
+        return GitHubAccount(login=found.login, id=found.id)
+
+    def tree(self, token: RepositoryToken) -> dict[str, TreeFile] | None:
+        """Every file of the default branch as GitHub has it now (path -> blob); None for an empty repository."""
+        owner, repo = parse_repository(token.repository)
+        with _answers("tree", token.repository, none_on_409=True) as answer:
+            client = self._as(token)
+            tree = client.rest.git.get_tree(owner, repo, "HEAD", recursive="1").parsed_data
+            answer.found = True
+        if not answer.found:
+            return None
+        if tree.truncated:
+            raise GitHubUnavailable(f"GitHub's tree of {token.repository} is too large to list in one answer")
+        return {
+            item.path: TreeFile(sha=item.sha, size=item.size or 0)
+            for item in tree.tree
+            if item.type == "blob" and isinstance(item.size, int | None)
+        }
+
+    def blob(self, token: RepositoryToken, sha: str) -> bytes:
+        """The bytes of one blob (any size GitHub keeps, unlike the contents API's 1 MB)."""
+        owner, repo = parse_repository(token.repository)
+        with _answers("blob", token.repository):
+            client = self._as(token)
+            found = client.rest.git.get_blob(owner, repo, sha).parsed_data
+        if found.encoding != "base64":
+            raise GitHubUnavailable(f"GitHub sent a blob of {token.repository} in {found.encoding!r}, not base64")
+        return base64.b64decode(found.content)
+
     def access(self, repository: str, login: str) -> Access:
         """``login``'s current access to ``repository``, asked now: ``none`` when GitHub answers 404."""
         token = self.repository_token(repository, "read")
@@ -117,9 +168,10 @@ class GitHubApp:
 class _answers:
     """Turns githubkit's failures into the service's coded errors, and logs each call with its duration."""
 
-    def __init__(self, call: str, repository: str, *, none_on_404: bool = False) -> None:
-        self.call, self.repository, self.none_on_404 = call, repository, none_on_404
+    def __init__(self, call: str, repository: str, *, none_on_404: bool = False, none_on_409: bool = False) -> None:
+        self.call, self.repository, self.none_on_404, self.none_on_409 = call, repository, none_on_404, none_on_409
         self.access: Access = "none"
+        self.found = False
 
     def __enter__(self) -> _answers:
         self._started = time.perf_counter()
@@ -139,6 +191,9 @@ class _answers:
                 self.access = "none"
                 return True
             raise GitHubForbidden(f"the GitHub App cannot reach {self.repository}") from None
+        if isinstance(error, RequestFailed) and error.response.status_code == 409 and self.none_on_409:
+            log.info("github %s for %s: empty repository in %d ms", self.call, self.repository, ms)
+            return True
         if isinstance(error, RequestFailed) and error.response.status_code in (401, 403):
             log.warning("github %s for %s: refused after %d ms", self.call, self.repository, ms)
             raise GitHubForbidden(f"GitHub refused the App for {self.repository}") from None

@@ -8,6 +8,7 @@ expire, and are refused once expired. Accounts' permissions can change between c
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -22,14 +23,18 @@ from typing import Any
 import jwt
 from githubkit.versions.latest.models import (
     BasicError,
+    Blob,
+    GitTree,
     Installation,
     InstallationToken,
+    PublicUser,
     RepositoryCollaboratorPermission,
     SimpleUser,
 )
 from pydantic import BaseModel
 
 APP_ID = "4242"
+BRANCH = "main"
 INSTALLATION_ID = 77
 NOW = "2026-01-01T00:00:00Z"
 
@@ -59,6 +64,11 @@ def account(login: str, number: int) -> dict[str, Any]:
     }
 
 
+def blob_sha(content: bytes) -> str:
+    """Git's object id of a blob, as GitHub's trees and contents API name files."""
+    return hashlib.sha1(b"blob %d\x00" % len(content) + content).hexdigest()
+
+
 @dataclass
 class Token:
     repository: str
@@ -78,6 +88,25 @@ class GitHubDouble:
     rate_limited: bool = False
     requests: list[str] = field(default_factory=list)
     url: str = ""
+    files: dict[str, dict[str, bytes]] = field(default_factory=dict)  # repo -> path -> content (default branch)
+    users: dict[str, str] = field(default_factory=dict)  # user access token -> login (what github_connect proves)
+
+    def write(self, repository: str, path: str, content: bytes) -> None:
+        """Commits ``content`` at ``path`` on the default branch."""
+        self.files.setdefault(repository, {})[path] = content
+
+    def delete(self, repository: str, path: str) -> None:
+        self.files.get(repository, {}).pop(path, None)
+
+    def user_token(self, login: str) -> str:
+        """A user access token for ``login``, as the App's user authorisation flow hands one out."""
+        value = "ghu_" + secrets.token_hex(18)
+        self.users[value] = login
+        return value
+
+    def tree_sha(self, repository: str) -> str:
+        files = sorted(self.files.get(repository, {}).items())
+        return hashlib.sha1(repr([(path, blob_sha(content)) for path, content in files]).encode()).hexdigest()
 
     def set_permission(self, repository: str, login: str, permission: str | None) -> None:
         """Gives ``login`` ``permission`` on ``repository``; None takes every access away."""
@@ -161,7 +190,84 @@ class _Handler(BaseHTTPRequestHandler):
             return self._access_token(int(match[1]), request)
         if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/collaborators/([^/]+)/permission", self.path):
             return self._permission(f"{match[1]}/{match[2]}", match[3])
+        if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/git/trees/([^/?]+)(\?recursive=1)?", self.path):
+            return self._tree(f"{match[1]}/{match[2]}", match[3])
+        if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/git/blobs/([0-9a-f]{40})", self.path):
+            return self._blob(f"{match[1]}/{match[2]}", match[3])
+        if self.path == "/user":
+            return self._user()
         return self._error(404, "Not Found")
+
+    def _user(self) -> None:
+        login = self.double.users.get(self._bearer())
+        if login is None:
+            return self._error(401, "Bad credentials")
+        profile = {
+            **account(login, 1000 + sum(map(ord, login))),
+            "name": None,
+            "company": None,
+            "blog": None,
+            "location": None,
+            "email": None,
+            "hireable": None,
+            "bio": None,
+            "public_repos": 1,
+            "public_gists": 0,
+            "followers": 0,
+            "following": 0,
+            "created_at": NOW,
+            "updated_at": NOW,
+        }
+        self._send(200, _validated(PublicUser, profile))
+
+    def _tree(self, repository: str, ref: str) -> None:
+        if self._token_for(repository) is None:
+            return self._error(401, "Bad credentials")
+        files = self.double.files.get(repository)
+        if not files:
+            return self._error(409, "Git Repository is empty.")
+        if ref not in ("HEAD", BRANCH, self.double.tree_sha(repository)):
+            return self._error(404, "Not Found")
+        base = f"{self.double.url}/repos/{repository}/git"
+        entries: list[dict[str, Any]] = []
+        folders = sorted(
+            {"/".join(path.split("/")[:depth]) for path in files for depth in range(1, path.count("/") + 1)}
+        )
+        for folder in folders:
+            entries.append(
+                {"path": folder, "mode": "040000", "type": "tree", "sha": "0" * 40, "url": f"{base}/trees/x"}
+            )
+        for path, content in sorted(files.items()):
+            sha = blob_sha(content)
+            entries.append(
+                {
+                    "path": path,
+                    "mode": "100644",
+                    "type": "blob",
+                    "sha": sha,
+                    "size": len(content),
+                    "url": f"{base}/blobs/{sha}",
+                }
+            )
+        sha = self.double.tree_sha(repository)
+        body = {"sha": sha, "url": f"{base}/trees/{sha}", "truncated": False, "tree": entries}
+        self._send(200, _validated(GitTree, body))
+
+    def _blob(self, repository: str, sha: str) -> None:
+        if self._token_for(repository) is None:
+            return self._error(401, "Bad credentials")
+        found = [c for c in self.double.files.get(repository, {}).values() if blob_sha(c) == sha]
+        if not found:
+            return self._error(404, "Not Found")
+        body = {
+            "content": base64.b64encode(found[0]).decode(),
+            "encoding": "base64",
+            "url": f"{self.double.url}/repos/{repository}/git/blobs/{sha}",
+            "sha": sha,
+            "size": len(found[0]),
+            "node_id": f"B_{sha[:12]}",
+        }
+        self._send(200, _validated(Blob, body))
 
     def _installation(self, repository: str) -> None:
         if not self._app_ok():

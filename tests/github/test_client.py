@@ -104,3 +104,23 @@ def test_a_signed_delivery_carries_a_verifiable_signature() -> None:
     headers, body = sign_delivery("s3cret", "push", {"ref": "refs/heads/main"})
     expected = "sha256=" + hmac.new(b"s3cret", body, hashlib.sha256).hexdigest()
     assert headers["X-Hub-Signature-256"] == expected and len(headers["X-GitHub-Delivery"]) == 32
+
+
+def test_a_user_token_names_its_account(github_settings: Settings, github: GitHubDouble) -> None:
+    assert GitHubApp(github_settings).login_of(github.user_token(READER)).login == READER
+
+
+def test_a_stranger_token_is_forbidden(github_settings: Settings) -> None:
+    with pytest.raises(GraphRagError, match="forbidden|refused"):
+        GitHubApp(github_settings).login_of("ghu_not-issued")
+
+
+def test_the_tree_lists_blobs_and_an_empty_repository_has_none(github_settings: Settings, github: GitHubDouble) -> None:
+    app = GitHubApp(github_settings)
+    token = app.repository_token(REPOSITORY, "read")
+    assert app.tree(token) is None
+    github.write(REPOSITORY, "pack/a.md", b"---\nid: a\n---\n")
+    tree = app.tree(token)
+    assert tree is not None and list(tree) == ["pack/a.md"]
+    assert tree["pack/a.md"].sha == hashlib.sha1(b"blob 14\x00---\nid: a\n---\n").hexdigest()
+    assert app.blob(token, tree["pack/a.md"].sha) == b"---\nid: a\n---\n"
