@@ -62,6 +62,9 @@ class Settings(BaseSettings):
     )
     github_app_id: str | None = Field(default=None, description="The GitHub App that reads team sources.")
     github_app_private_key: SecretStr | None = Field(default=None, description="The App's PEM private key.")
+    github_webhook_secret: SecretStr | None = Field(
+        default=None, description="The App's webhook secret: POST /github/webhook checks each delivery's signature."
+    )
 
     @field_validator("graphrag_observations_allowlist", mode="before")
     @classmethod

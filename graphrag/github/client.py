@@ -154,15 +154,23 @@ class GitHubApp:
             raise GitHubUnavailable(f"GitHub sent a blob of {token.repository} in {found.encoding!r}, not base64")
         return base64.b64decode(found.content)
 
-    def access(self, repository: str, login: str) -> Access:
-        """``login``'s current access to ``repository``, asked now: ``none`` when GitHub answers 404."""
-        token = self.repository_token(repository, "read")
+    def access(self, repository: str, login: str, token: RepositoryToken | None = None) -> Access:
+        """``login``'s current access to ``repository``, asked now: ``none`` when GitHub answers 404.
+        ``token`` (one for ``repository``) saves asking for a new one."""
+        token = token or self.repository_token(repository, "read")
         owner, repo = parse_repository(repository)
         with _answers("collaborator permission", repository, none_on_404=True) as answer:
             client = self._as(token)  # held here: githubkit's namespaces only weakly reference their client
             found = client.rest.repos.get_collaborator_permission_level(owner, repo, login).parsed_data
             answer.access = access_of(found.permission)
         return answer.access
+
+
+def app_of(settings: Settings) -> GitHubApp | None:
+    """The App when one is configured; without it, team sources stay closed and local packs work as ever."""
+    if settings.github_app_id is None or settings.github_app_private_key is None:
+        return None
+    return GitHubApp(settings)
 
 
 class _answers:
