@@ -88,3 +88,8 @@ class VisibleEntities(EntityReader):
 
 def current_reader(found: Services) -> EntityReader:
     return VisibleEntities(found, caller_view(found))
+
+
+def team_repositories(found: Services) -> list[str]:
+    """The repositories whose files the caller's memory records may name (``github:owner/repo/...``)."""
+    return sorted({grant.source.repository for grant in caller_view(found).readable.values()})

@@ -28,6 +28,7 @@ from graphrag.stores.vectors import VectorStore
 from ingest.pipeline import ingest
 from tests.github.conftest import READER, REPOSITORY, STRANGER, WRITER
 from tests.github.double import GitHubDouble, sign_delivery
+from tests.memory.conftest import save, search
 from tests.server.conftest import served_over_http, write_entity
 
 SOURCE = f"github:{REPOSITORY}"
@@ -278,3 +279,20 @@ async def test_disconnect_leaves_nothing_of_the_source(
     }
     with VectorStore.open(settings) as vectors:
         assert vectors.fingerprints([SOURCE]) == {}
+
+
+async def test_memory_records_naming_a_team_file_follow_the_repository_access(
+    server: str, team_repo: GitHubDouble
+) -> None:
+    await connect(server, team_repo, READER)
+    async with as_account(server)(READER) as reader:
+        team = await save(reader, "the quasar engine burns kerosene", source_id=f"{SOURCE}/engine.md")
+        local = await save(reader, "the quasar mock-up is in hall 2", source_id="notes/hall.md")
+        assert {h["id"] for h in await search(reader, "quasar")} == {team["id"], local["id"]}
+    async with as_account(server)(STRANGER) as stranger:  # same project, same workspace, no access to the repository
+        assert [h["id"] for h in await search(stranger, "quasar")] == [local["id"]]
+        with pytest.raises(ToolError, match=r"^not_found: no records of source"):
+            await stranger.call_tool("validate_memory", {"source_id": f"{SOURCE}/engine.md"})
+    team_repo.set_permission(REPOSITORY, READER, None)
+    async with as_account(server)(READER) as reader:
+        assert [h["id"] for h in await search(reader, "quasar")] == [local["id"]]
