@@ -111,7 +111,7 @@ def test_a_user_token_names_its_account(github_settings: Settings, github: GitHu
 
 
 def test_a_stranger_token_is_forbidden(github_settings: Settings) -> None:
-    with pytest.raises(GraphRagError, match="forbidden|refused"):
+    with pytest.raises(GraphRagError, match=r"forbidden|refused"):
         GitHubApp(github_settings).login_of("ghu_not-issued")
 
 
