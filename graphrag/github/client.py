@@ -14,9 +14,12 @@ import re
 import time
 from datetime import datetime
 from typing import Literal
+from urllib.parse import quote
 
 from githubkit import AppAuthStrategy, GitHub, TokenAuthStrategy
 from githubkit.exception import RateLimitExceeded, RequestError, RequestFailed
+from githubkit.utils import UNSET
+from githubkit.versions.latest.models import ContentFile
 from pydantic import BaseModel, ConfigDict
 
 from graphrag.config import Settings
@@ -48,6 +51,16 @@ class GitHubUnavailable(GraphRagError):
     code = "unavailable"
 
 
+class GitHubNotFound(GraphRagError):
+    code = "not_found"
+
+
+class GitHubConflict(GraphRagError):
+    """A write whose ``sha`` is not the file's current one: someone else changed it since it was read."""
+
+    code = "conflict"
+
+
 class RepositoryToken(BaseModel):
     """An installation token valid for one repository and one permission, until ``expires_at``."""
 
@@ -73,6 +86,16 @@ class TreeFile(BaseModel):
 
     sha: str
     size: int
+
+
+class LiveFile(BaseModel):
+    """One file as GitHub has it now (or at ``ref``): its path, blob sha and exact bytes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    sha: str
+    content: bytes
 
 
 def parse_repository(name: str) -> tuple[str, str]:
@@ -154,6 +177,56 @@ class GitHubApp:
             raise GitHubUnavailable(f"GitHub sent a blob of {token.repository} in {found.encoding!r}, not base64")
         return base64.b64decode(found.content)
 
+    def file(self, token: RepositoryToken, path: str, ref: str | None = None) -> LiveFile:
+        """The file at ``path`` on the default branch, or at ``ref`` (a branch, tag or commit sha).
+
+        The contents API sends a file of up to 1 MB inline; a larger one (up to GitHub's 100 MB) comes with
+        encoding ``none`` and no content, and is then read whole through the git blob API by its sha.
+        """
+        owner, repo = parse_repository(token.repository)
+        where = f"{echo(path)!r} at {echo(ref)!r}" if ref is not None else repr(echo(path))
+        with _answers("file", token.repository, missing=f"{token.repository} has no file {where}"):
+            client = self._as(token)
+            found = client.rest.repos.get_content(owner, repo, quote(path), ref=UNSET if ref is None else ref)
+            answer = found.parsed_data
+        if not isinstance(answer, ContentFile):
+            kind = "a folder" if isinstance(answer, list) else f"a {answer.type}"
+            raise InvalidArgument(f"{where} in {token.repository} is {kind}, not a file")
+        if answer.encoding == "base64":
+            content = base64.b64decode(answer.content)
+        elif answer.encoding == "none" and not answer.content:
+            content = self.blob(token, answer.sha)
+        else:
+            raise GitHubUnavailable(f"GitHub sent a file of {token.repository} in {answer.encoding!r}")
+        return LiveFile(path=answer.path, sha=answer.sha, content=content)
+
+    def put_file(self, token: RepositoryToken, path: str, content: bytes, sha: str | None, message: str) -> str:
+        """Commits ``content`` at ``path`` on the default branch and returns the file's new blob sha.
+
+        ``sha`` is the blob the caller read (None to create a file): GitHub refuses the write when the file
+        is no longer at that blob, or exists although ``sha`` is None, and nothing changes (``conflict``).
+        """
+        owner, repo = parse_repository(token.repository)
+        stale = (
+            f"{echo(path)!r} in {token.repository} is no longer at sha {echo(sha)}; read it again and redo the edit"
+            if sha is not None
+            else f"{echo(path)!r} already exists in {token.repository}; read it with its sha and pass that sha"
+        )
+        with _answers("write file", token.repository, conflict=stale):
+            client = self._as(token)
+            written = client.rest.repos.create_or_update_file_contents(
+                owner,
+                repo,
+                quote(path),
+                message=message,
+                content=base64.b64encode(content).decode(),
+                sha=UNSET if sha is None else sha,
+            ).parsed_data
+        new = written.content.sha if written.content else None
+        if not isinstance(new, str):
+            raise GitHubUnavailable(f"GitHub did not say the new sha of a file written in {token.repository}")
+        return new
+
     def access(self, repository: str, login: str, token: RepositoryToken | None = None) -> Access:
         """``login``'s current access to ``repository``, asked now: ``none`` when GitHub answers 404.
         ``token`` (one for ``repository``) saves asking for a new one."""
@@ -176,8 +249,20 @@ def app_of(settings: Settings) -> GitHubApp | None:
 class _answers:
     """Turns githubkit's failures into the service's coded errors, and logs each call with its duration."""
 
-    def __init__(self, call: str, repository: str, *, none_on_404: bool = False, none_on_409: bool = False) -> None:
+    def __init__(
+        self,
+        call: str,
+        repository: str,
+        *,
+        none_on_404: bool = False,
+        none_on_409: bool = False,
+        missing: str | None = None,
+        conflict: str | None = None,
+    ) -> None:
+        """``missing``: the ``not_found`` message a 404 means (else the App cannot reach the repository);
+        ``conflict``: the ``conflict`` message a 409 or 422 means (a write's stale or missing sha)."""
         self.call, self.repository, self.none_on_404, self.none_on_409 = call, repository, none_on_404, none_on_409
+        self.missing, self.conflict = missing, conflict
         self.access: Access = "none"
         self.found = False
 
@@ -198,10 +283,15 @@ class _answers:
             if self.none_on_404:
                 self.access = "none"
                 return True
+            if self.missing is not None:
+                raise GitHubNotFound(self.missing) from None
             raise GitHubForbidden(f"the GitHub App cannot reach {self.repository}") from None
         if isinstance(error, RequestFailed) and error.response.status_code == 409 and self.none_on_409:
             log.info("github %s for %s: empty repository in %d ms", self.call, self.repository, ms)
             return True
+        if isinstance(error, RequestFailed) and error.response.status_code in (409, 422) and self.conflict:
+            log.info("github %s for %s: conflict in %d ms", self.call, self.repository, ms)
+            raise GitHubConflict(self.conflict) from None
         if isinstance(error, RequestFailed) and error.response.status_code in (401, 403):
             log.warning("github %s for %s: refused after %d ms", self.call, self.repository, ms)
             raise GitHubForbidden(f"GitHub refused the App for {self.repository}") from None

@@ -41,7 +41,7 @@ Resources: pack://{id} is an entity as markdown. Prompt: multi_hop_answer guides
 search finds saved memory records (with provenance, freshness status and graph_relations); save_memory
 saves one; validate_memory checks all records of one source against its current hash.
 Errors start with a stable code: not_found, invalid_argument, forbidden, workspace_inactive, rate_limited,
-response_too_large, document_changed, unavailable, internal."""
+response_too_large, document_changed, conflict, unavailable, internal."""
 QUERY_RETRY_SECONDS = 3  # a call waits this long for a lost Neo4j before it answers `unavailable`
 HEALTH_SECONDS = 1.5  # /health answers within this (load balancers time out at 2 s and more)
 log = logging.getLogger(__name__)

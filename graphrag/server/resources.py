@@ -20,10 +20,11 @@ from mcp.types import Annotations
 from pydantic import Field
 
 from graphrag.errors import InvalidArgument, echo
+from graphrag.fitting import ENVELOPE_BYTES
 from graphrag.names import MAX_ID_LENGTH, is_valid_id
 from graphrag.retrieval.entity import EntityWindow
 from graphrag.retrieval.models import LinkPreview
-from graphrag.server.budget import ENVELOPE_BYTES, FIELD_UNITS, clip, largest_fitting
+from graphrag.server.budget import FIELD_UNITS, clip, largest_fitting
 from graphrag.server.context import services
 from graphrag.server.errors import tool_errors
 from graphrag.server.visibility import current_reader

@@ -1,4 +1,5 @@
-"""The team source tools: connect GitHub and sources, index them, disconnect them.
+"""The team source tools: connect GitHub and sources, index them, read and write their files live,
+disconnect them.
 
 Only an HTTP caller with a verified token has an account to connect; over stdio the local owner sees
 local packs only. Every call that touches a source asks GitHub for the caller's permission again.
@@ -13,14 +14,19 @@ from fastmcp.server.dependencies import get_access_token
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
+from graphrag.github.documents import Caller, Format, LiveDocuments, repository_path
+from graphrag.github.documents import put_document as write_document
 from graphrag.github.sources import NotConnected, parse_source, source_of
 from graphrag.server.access import verified_account
 from graphrag.server.budget import largest_fitting
 from graphrag.server.context import services
 from graphrag.server.errors import coded
 from graphrag.server.schemas import add_tool
+from ingest.limits import MAX_FILE_BYTES
 from ingest.report import IngestReport, Problem
 
+READS = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True)
 CONNECTS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
 REMOVES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=True)
 
@@ -43,6 +49,12 @@ class SourceIndex(BaseModel):
     omitted: int = Field(default=0, description="Problems left out to fit the response budget.")
 
 
+class DocumentWritten(BaseModel):
+    source: str
+    filename: str
+    sha: str = Field(description="The file's new blob sha: pass it to the next put_document of this file.")
+
+
 class SourceDisconnected(BaseModel):
     source: str
     removed_index: bool = Field(description="True when no account is connected any more and every index copy went.")
@@ -52,6 +64,8 @@ def register_team_tools(mcp: FastMCP) -> None:
     for tool in (github_connect, connect_source, reindex_source):
         add_tool(mcp, tool, CONNECTS)
     add_tool(mcp, disconnect_source, REMOVES)
+    add_tool(mcp, get_document, READS)
+    add_tool(mcp, put_document, WRITES)
 
 
 def caller_account() -> str:
@@ -119,6 +133,59 @@ def disconnect_source(
     if left == 0:
         found.indexer.remove(parsed)
     return SourceDisconnected(source=parsed.id, removed_index=left == 0)
+
+
+SOURCE = Field(min_length=1, max_length=700, description="github:owner/repo[/folder]")
+FILENAME = Field(min_length=1, max_length=1024, description="Path of the file inside the source's folder.")
+
+
+@coded
+def get_document(
+    source: Annotated[str, SOURCE],
+    filename: Annotated[str, FILENAME],
+    cursor: Annotated[
+        str | None, Field(max_length=2000, description="'start' to read in pages, then each page's next_cursor.")
+    ] = None,
+    format: Annotated[Format, Field(description="full: the file; headings: its markdown headings.")] = "full",
+    include_sha: Annotated[bool, Field(description="Also the file's blob sha (what put_document needs).")] = False,
+    ref: Annotated[str | None, Field(max_length=255, description="A branch, tag or commit to read at.")] = None,
+    *,
+    ctx: Context,
+) -> str:
+    """One file of a team source, read live from GitHub. A small file comes whole (its text; JSON with sha when
+    include_sha or ref). A large one is read in pages: cursor='start', accumulate each page's `content`, repeat
+    with next_cursor until complete is true; on document_changed start again. Only a whole file's sha may be
+    used to write."""
+    found = services(ctx)
+    account = caller_account()
+    grant = found.teams.authorise(account, parse_source(source), "read")
+    path = repository_path(grant.source.folder, filename)
+    caller = Caller(account=account, source=grant.source.id, filename=filename, format=format,
+                    include_sha=include_sha, ref=ref)  # fmt: skip
+    documents = LiveDocuments(found.teams.app, found.settings.graphrag_response_budget_bytes)
+    return documents.get(grant.token, path, caller, cursor)
+
+
+@coded
+def put_document(
+    source: Annotated[str, SOURCE],
+    filename: Annotated[str, FILENAME],
+    content: Annotated[str, Field(max_length=MAX_FILE_BYTES, description="The whole new text of the file.")],
+    sha: Annotated[
+        str | None, Field(description="The blob sha get_document gave for the whole file; null to create one.")
+    ],
+    *,
+    ctx: Context,
+) -> DocumentWritten:
+    """Writes one file of a team source through GitHub (you need write access). A sha that is no longer the
+    file's (a teammate changed it) is a conflict and changes nothing: read it again and redo the edit."""
+    found = services(ctx)
+    grant = found.teams.authorise(caller_account(), parse_source(source), "write")
+    path = repository_path(grant.source.folder, filename)
+    message = f"Update {filename} (pack-graphrag, for {grant.login})"
+    new = write_document(found.teams.app, grant.token, path, content, sha, message)
+    found.indexer.enqueue(grant.source)  # the index follows at once, push webhook or not
+    return DocumentWritten(source=grant.source.id, filename=filename, sha=new)
 
 
 def _fitted(source: str, report: IngestReport, budget: int) -> SourceIndex:

@@ -8,12 +8,13 @@ from fastmcp import Context, FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from graphrag.errors import ResponseTooLarge
 from graphrag.github.sources import View
 from graphrag.retrieval.context import PackContext
 from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
 from graphrag.retrieval.models import ContextResult, EntityPage, GraphResult, SearchResult
 from graphrag.retrieval.search import Mode, PackSearch
-from graphrag.server.budget import ResponseTooLarge, fit_items, fit_list, largest_fitting
+from graphrag.server.budget import fit_items, fit_list, largest_fitting
 from graphrag.server.context import Services, services
 from graphrag.server.errors import coded
 from graphrag.server.observing import current_observation

@@ -3,7 +3,8 @@
 Every body it sends is first validated against githubkit's models (generated from GitHub's published
 OpenAPI description), so a test that passes here passes against the shapes real GitHub answers with.
 The App's JWT is checked with the App's public key; installation tokens are scoped to one repository,
-expire, and are refused once expired. Accounts' permissions can change between calls.
+expire, and are refused once expired. Accounts' permissions can change between calls. Every change of a
+repository's files is a commit the double remembers, so a ``ref`` can pin an older version of a file.
 """
 
 from __future__ import annotations
@@ -19,16 +20,21 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 import jwt
 from githubkit.versions.latest.models import (
     BasicError,
     Blob,
+    ContentDirectoryItems,
+    ContentFile,
+    FileCommit,
     GitTree,
     Installation,
     InstallationToken,
     PublicUser,
     RepositoryCollaboratorPermission,
+    ReposOwnerRepoContentsPathPutBody,
     SimpleUser,
 )
 from pydantic import BaseModel
@@ -37,6 +43,7 @@ APP_ID = "4242"
 BRANCH = "main"
 INSTALLATION_ID = 77
 NOW = "2026-01-01T00:00:00Z"
+INLINE_BYTES = 1024 * 1024  # the contents API sends larger files with encoding "none" and no content
 
 
 def account(login: str, number: int) -> dict[str, Any]:
@@ -90,13 +97,29 @@ class GitHubDouble:
     url: str = ""
     files: dict[str, dict[str, bytes]] = field(default_factory=dict)  # repo -> path -> content (default branch)
     users: dict[str, str] = field(default_factory=dict)  # user access token -> login (what github_connect proves)
+    commits: dict[str, list[tuple[str, dict[str, bytes]]]] = field(default_factory=dict)  # repo -> (sha, files)
 
-    def write(self, repository: str, path: str, content: bytes) -> None:
-        """Commits ``content`` at ``path`` on the default branch."""
+    def write(self, repository: str, path: str, content: bytes) -> str:
+        """Commits ``content`` at ``path`` on the default branch; returns the commit's sha."""
         self.files.setdefault(repository, {})[path] = content
+        return self._commit(repository)
 
     def delete(self, repository: str, path: str) -> None:
         self.files.get(repository, {}).pop(path, None)
+        self._commit(repository)
+
+    def _commit(self, repository: str) -> str:
+        history = self.commits.setdefault(repository, [])
+        parent = history[-1][0] if history else ""
+        sha = hashlib.sha1(f"{parent} {self.tree_sha(repository)} {len(history)}".encode()).hexdigest()
+        history.append((sha, dict(self.files.get(repository, {}))))
+        return sha
+
+    def at(self, repository: str, ref: str | None) -> dict[str, bytes] | None:
+        """The files at ``ref``: the default branch (None, ``HEAD`` or its name) or a remembered commit."""
+        if ref in (None, "HEAD", BRANCH):
+            return self.files.get(repository, {})
+        return next((files for sha, files in self.commits.get(repository, []) if sha == ref), None)
 
     def user_token(self, login: str) -> str:
         """A user access token for ``login``, as the App's user authorisation flow hands one out."""
@@ -184,6 +207,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(403, "API rate limit exceeded", headers)
         length = int(self.headers.get("Content-Length") or 0)
         request = json.loads(self.rfile.read(length) or b"{}")
+        if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/contents/([^?]+)(\?.*)?", self.path):
+            ref = parse_qs(urlsplit(self.path).query).get("ref", [None])[0]
+            if method == "PUT":
+                return self._put_content(f"{match[1]}/{match[2]}", unquote(match[3]), request)
+            return self._content(f"{match[1]}/{match[2]}", unquote(match[3]), ref)
         if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/installation", self.path):
             return self._installation(f"{match[1]}/{match[2]}")
         if match := re.fullmatch(r"/app/installations/(\d+)/access_tokens", self.path):
@@ -253,10 +281,106 @@ class _Handler(BaseHTTPRequestHandler):
         body = {"sha": sha, "url": f"{base}/trees/{sha}", "truncated": False, "tree": entries}
         self._send(200, _validated(GitTree, body))
 
+    def _content(self, repository: str, path: str, ref: str | None) -> None:
+        """``GET /repos/{o}/{r}/contents/{path}``: a file (large ones without content), or a folder's items."""
+        if self._token_for(repository) is None:
+            return self._error(401, "Bad credentials")
+        files = self.double.at(repository, ref)
+        if files is None:
+            return self._error(404, f"No commit found for the ref {ref}")
+        if path in files:
+            content = files[path]
+            inline = len(content) <= INLINE_BYTES
+            encoded = base64.b64encode(content).decode() if inline else ""
+            body = {
+                **self._item(repository, path, "file", blob_sha(content), len(content), ref),
+                "encoding": "base64" if inline else "none",
+                "content": "\n".join(encoded[i : i + 60] for i in range(0, len(encoded), 60)),
+            }
+            return self._send(200, _validated(ContentFile, body))
+        inside = sorted({name[len(path) + 1 :].split("/")[0] for name in files if name.startswith(path + "/")})
+        if not inside:
+            return self._error(404, "Not Found")
+        items = []
+        for name in inside:
+            full = f"{path}/{name}"
+            if full in files:
+                items.append(self._item(repository, full, "file", blob_sha(files[full]), len(files[full]), ref))
+            else:
+                items.append(self._item(repository, full, "dir", "0" * 40, 0, ref))
+        for item in items:
+            ContentDirectoryItems.model_validate(item)
+        self._send(200, json.dumps(items).encode())
+
+    def _item(self, repository: str, path: str, kind: str, sha: str, size: int, ref: str | None) -> dict[str, Any]:
+        """The fields GitHub gives every entry of the contents API."""
+        quoted = quote(path)
+        url = f"{self.double.url}/repos/{repository}/contents/{quoted}?ref={ref or BRANCH}"
+        git = f"{self.double.url}/repos/{repository}/git/{'blobs' if kind == 'file' else 'trees'}/{sha}"
+        html = f"https://github.com/{repository}/{'blob' if kind == 'file' else 'tree'}/{ref or BRANCH}/{quoted}"
+        download = (
+            f"https://raw.githubusercontent.com/{repository}/{ref or BRANCH}/{quoted}" if kind == "file" else None
+        )
+        return {
+            "type": kind,
+            "size": size,
+            "name": path.rsplit("/", 1)[-1],
+            "path": path,
+            "sha": sha,
+            "url": url,
+            "git_url": git,
+            "html_url": html,
+            "download_url": download,
+            "_links": {"self": url, "git": git, "html": html},
+        }
+
+    def _put_content(self, repository: str, path: str, request: dict[str, Any]) -> None:
+        """``PUT /repos/{o}/{r}/contents/{path}`` as GitHub answers it: the branch is checked first, then the
+        sha (missing for an existing file: 422; not the current blob: 409; ignored for a new file)."""
+        token = self._token_for(repository)
+        if token is None:
+            return self._error(401, "Bad credentials")
+        if token.permissions.get("contents") != "write":
+            return self._error(403, "Resource not accessible by integration")
+        try:
+            body = ReposOwnerRepoContentsPathPutBody.model_validate(request)
+            content = base64.b64decode(body.content, validate=True)
+        except ValueError:
+            return self._error(422, "Invalid request.")
+        if isinstance(body.branch, str) and body.branch != BRANCH:
+            return self._error(404, f"Branch {body.branch} not found")
+        current = self.double.files.get(repository, {}).get(path)
+        sha = body.sha if isinstance(body.sha, str) else None
+        if current is not None and sha is None:
+            return self._error(422, 'Invalid request.\n\n"sha" wasn\'t supplied.')
+        if current is not None and sha != blob_sha(current):
+            return self._error(409, f"{path} does not match {sha}")
+        commit = self.double.write(repository, path, content)
+        item = self._item(repository, path, "file", blob_sha(content), len(content), None)
+        answer = {
+            "content": item,
+            "commit": {
+                "sha": commit,
+                "node_id": f"C_{commit[:12]}",
+                "url": f"{self.double.url}/repos/{repository}/git/commits/{commit}",
+                "html_url": f"https://github.com/{repository}/commit/{commit}",
+                "message": body.message,
+                "tree": {
+                    "sha": self.double.tree_sha(repository),
+                    "url": f"{self.double.url}/repos/{repository}/git/trees/x",
+                },
+                "parents": [],
+            },
+        }
+        self._send(201 if current is None else 200, _validated(FileCommit, answer))
+
     def _blob(self, repository: str, sha: str) -> None:
         if self._token_for(repository) is None:
             return self._error(401, "Bad credentials")
-        found = [c for c in self.double.files.get(repository, {}).values() if blob_sha(c) == sha]
+        versions = [self.double.files.get(repository, {})] + [
+            files for _, files in self.double.commits.get(repository, [])
+        ]
+        found = [c for files in versions for c in files.values() if blob_sha(c) == sha]
         if not found:
             return self._error(404, "Not Found")
         body = {
@@ -342,6 +466,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self._route("POST")
+
+    def do_PUT(self) -> None:
+        self._route("PUT")
 
 
 class DoubleServer:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.pipeline import ingest
 from tests.github.conftest import READER, REPOSITORY, STRANGER, WRITER
-from tests.github.double import GitHubDouble, sign_delivery
+from tests.github.double import GitHubDouble, blob_sha, sign_delivery
 from tests.memory.conftest import save, search
 from tests.server.conftest import served_over_http, write_entity
 
@@ -81,13 +82,22 @@ def local_pack(tmp_path: Path, settings: Settings, embedder: Embedder, graph: Gr
 
 
 @pytest.fixture
+def budget() -> int:
+    return Settings().graphrag_response_budget_bytes
+
+
+@pytest.fixture
 async def server(
-    github_settings: Settings, graph: GraphStore, embedder: Embedder, tmp_path: Path, local_pack: Path
+    github_settings: Settings, graph: GraphStore, embedder: Embedder, tmp_path: Path, local_pack: Path, budget: int
 ) -> AsyncIterator[str]:
     tokens_file = tmp_path / "tokens.yaml"
     tokens_file.write_text(yaml.safe_dump(TOKENS), encoding="utf-8")
     settings = github_settings.model_copy(
-        update={"graphrag_tokens_file": tokens_file, "github_webhook_secret": SecretStr(SECRET)}
+        update={
+            "graphrag_tokens_file": tokens_file,
+            "github_webhook_secret": SecretStr(SECRET),
+            "graphrag_response_budget_bytes": budget,
+        }
     )
     async with served_over_http(create_server(settings, embedder=embedder)) as base:
         yield base
@@ -296,3 +306,67 @@ async def test_memory_records_naming_a_team_file_follow_the_repository_access(
     team_repo.set_permission(REPOSITORY, READER, None)
     async with as_account(server)(READER) as reader:
         assert [h["id"] for h in await search(reader, "quasar")] == [local["id"]]
+
+
+async def document(client: Client[Any], **arguments: Any) -> Any:
+    result = await client.call_tool("get_document", {"source": SOURCE, **arguments})
+    text = result.content[0].text  # type: ignore[union-attr]
+    return json.loads(text) if arguments.get("cursor") or arguments.get("include_sha") else text
+
+
+async def test_put_document_with_a_stale_sha_is_a_conflict_and_changes_nothing(
+    server: str, team_repo: GitHubDouble
+) -> None:
+    for login in (WRITER, READER):
+        await connect(server, team_repo, login)
+    async with as_account(server)(WRITER) as writer:
+        read = await document(writer, filename="engine.md", include_sha=True)
+        assert read["content"].encode() == team_repo.files[REPOSITORY]["engine.md"]
+        teammate = team_file("TEAM.ENGINE", "Quasar engine", "A teammate's edit.")
+        team_repo.write(REPOSITORY, "engine.md", teammate)
+        with pytest.raises(ToolError, match=r"^conflict: 'engine.md' in acme/handbook is no longer at sha"):
+            await call(writer, "put_document", source=SOURCE, filename="engine.md", content="mine", sha=read["sha"])
+        assert team_repo.files[REPOSITORY]["engine.md"] == teammate
+        fresh = await document(writer, filename="engine.md", include_sha=True)
+        written = await call(writer, "put_document", source=SOURCE, filename="engine.md",
+                             content=fresh["content"] + "More.\n", sha=fresh["sha"])  # fmt: skip
+        assert team_repo.files[REPOSITORY]["engine.md"] == teammate + b"More.\n"
+        assert written == {"source": SOURCE, "filename": "engine.md", "sha": blob_sha(teammate + b"More.\n")}
+    async with as_account(server)(READER) as reader:
+        assert await document(reader, filename="engine.md") == (teammate + b"More.\n").decode()
+        with pytest.raises(ToolError, match=r"^forbidden: GitHub does not let you write acme/handbook$"):
+            await call(reader, "put_document", source=SOURCE, filename="engine.md", content="x", sha=written["sha"])
+        with pytest.raises(ToolError, match=r"^invalid_argument: "):
+            await document(reader, filename="../escape.md")
+    async with as_account(server)(STRANGER) as stranger:
+        await call(stranger, "github_connect", user_token=team_repo.user_token(STRANGER))
+        with pytest.raises(ToolError, match=r"^not_found: github:acme/handbook is not one of your connected sources"):
+            await document(stranger, filename="engine.md")
+
+
+@pytest.mark.parametrize("budget", [200_000])
+async def test_a_file_of_several_megabytes_is_reassembled_exactly_from_live_pages(
+    server: str, team_repo: GitHubDouble
+) -> None:
+    line = 'Ünïcödé "quoted" \\ back\tslash, 日本語 and emoji 🚀 at line {}\n'
+    big = "".join(line.format(i) for i in range(45_000)).encode()
+    assert len(big) > 3 * 2**20
+    team_repo.write(REPOSITORY, "big.md", big)
+    await connect(server, team_repo, READER)
+    async with as_account(server)(READER) as reader:
+        with pytest.raises(ToolError, match=r"^response_too_large: "):
+            await document(reader, filename="big.md", include_sha=True)
+        pages: list[str] = []
+        page = await document(reader, filename="big.md", cursor="start", include_sha=True)
+        while True:
+            assert (page["read_mode"], page["content_scope"]) == ("live", "full_file")
+            pages.append(page["content"])
+            if page["complete"]:
+                break
+            page = await document(reader, filename="big.md", cursor=page["next_cursor"], include_sha=True)
+        assert page["next_cursor"] is None and len(pages) > 10
+        assert "".join(pages).encode() == big and page["sha"] == blob_sha(big)
+        first = await document(reader, filename="big.md", cursor="start")
+        team_repo.set_permission(REPOSITORY, READER, None)  # a cursor is no authorisation
+        with pytest.raises(ToolError, match=r"^forbidden: GitHub does not let you read acme/handbook$"):
+            await document(reader, filename="big.md", cursor=first["next_cursor"])
