@@ -40,6 +40,9 @@ pack_get reads one entity whole (large bodies and many links in pages with curso
 Resources: pack://{id} is an entity as markdown. Prompt: multi_hop_answer guides an answer through these tools.
 search finds saved memory records (with provenance, freshness status and graph_relations); save_memory
 saves one; validate_memory checks all records of one source against its current hash.
+Team sources (packs github:owner/repo in GitHub repositories, over HTTP): github_connect, then connect_source;
+they are seen only while GitHub lets you read them. get_document reads a file live (pages with cursor='start'),
+put_document writes it over the sha you read.
 Errors start with a stable code: not_found, invalid_argument, forbidden, workspace_inactive, rate_limited,
 response_too_large, document_changed, conflict, unavailable, internal."""
 QUERY_RETRY_SECONDS = 3  # a call waits this long for a lost Neo4j before it answers `unavailable`

@@ -12,13 +12,13 @@ from fastmcp import Context
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.github.client import app_of
-from graphrag.github.indexer import Indexer
 from graphrag.github.sources import TeamSources
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.vectors import VectorIndex
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.live import LiveIndex
 from graphrag.stores.graph import GraphStore
+from ingest.team_indexer import Indexer
 
 
 @dataclass

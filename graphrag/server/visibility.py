@@ -16,11 +16,11 @@ from fastmcp.server.dependencies import get_access_token
 
 from graphrag.errors import GraphRagError
 from graphrag.github.client import TreeFile
-from graphrag.github.mirror import is_current, mirror_root
 from graphrag.github.sources import View
 from graphrag.retrieval.entity import EntityReader, EntityWindow
 from graphrag.server.access import verified_account
 from graphrag.server.context import Services
+from ingest.team_mirror import is_current, mirror_root
 
 STALE = "changed in GitHub since it was indexed (a reindex is queued); read it live with get_document"
 log = logging.getLogger(__name__)

@@ -271,7 +271,7 @@ async def test_disconnect_leaves_nothing_of_the_source(
 ) -> None:
     await connect(server, team_repo, WRITER)
     await connect(server, team_repo, READER)
-    before = graph.read("test_team_source_content", id=SOURCE)[0]
+    before = graph.read("github_source_left", id=SOURCE)[0]
     assert before == {"entities": 2, "passages": before["passages"], "links": 1, "packs": 1} and before["passages"] > 0
     async with as_account(server)(READER) as reader:
         assert await call(reader, "disconnect_source", source=SOURCE) == {"source": SOURCE, "removed_index": False}
@@ -281,7 +281,7 @@ async def test_disconnect_leaves_nothing_of_the_source(
         # the local pack's link to TEAM.ENGINE stays, dangling: its target is a placeholder, like any missing id
         dangling = {"walk": ["TEAM.ENGINE"], "path": ["LOCAL.ROCKET"], "links": ["TEAM.ENGINE"], "get": "TEAM.ENGINE"}
         assert await sees(writer) == {**NOTHING, **dangling}
-    assert graph.read("test_team_source_content", id=SOURCE)[0] == {
+    assert graph.read("github_source_left", id=SOURCE)[0] == {
         "entities": 0,
         "passages": 0,
         "links": 0,

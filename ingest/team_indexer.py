@@ -17,12 +17,12 @@ from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
-from graphrag.github.mirror import mirror_root, remove_mirror, sync
 from graphrag.github.sources import Source, TeamSources
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorUpdate
 from ingest.pipeline import ingest
 from ingest.report import IngestReport
+from ingest.team_mirror import mirror_root, remove_mirror, sync
 
 Write = Callable[[Callable[[Callable[[VectorUpdate], None]], IngestReport]], IngestReport]
 log = logging.getLogger(__name__)
@@ -40,11 +40,15 @@ class Indexer:
         self._queued: list[str] = []
         self._wake = threading.Condition()
         self._stopping = False
-        self._busy: str | None = None
         self._worker: threading.Thread | None = None
+        self._indexing = threading.Lock()  # one source at a time: a mirror is never synced by two threads
 
     def reindex(self, source: Source) -> IngestReport:
         """Brings the source's pack to GitHub's default branch now (only changed blobs are downloaded)."""
+        with self._indexing:
+            return self._index(source)
+
+    def _index(self, source: Source) -> IngestReport:
         started = time.perf_counter()
         root = mirror_root(self._settings, source)
         token = self._sources.app.repository_token(source.repository, "read")
@@ -65,14 +69,13 @@ class Indexer:
         with self._wake:
             if source.id in self._queued:
                 self._queued.remove(source.id)
-            while self._busy == source.id:
-                self._wake.wait()
         root = mirror_root(self._settings, source)
-        remove_mirror(root)
-        root.mkdir(parents=True)
-        self._ingest(source, root)
-        self._graph.write("github_forget_pack", id=source.id)
-        remove_mirror(root)
+        with self._indexing:  # waits for a running indexing of it to end
+            remove_mirror(root)
+            root.mkdir(parents=True)
+            self._ingest(source, root)
+            self._graph.write("github_forget_pack", id=source.id)
+            remove_mirror(root)
         log.info("team source removed")
 
     def _ingest(self, source: Source, root: Path) -> IngestReport:
@@ -98,10 +101,6 @@ class Indexer:
                 self._worker = threading.Thread(target=self._run, name="team-indexer", daemon=True)
                 self._worker.start()
 
-    def idle(self) -> bool:
-        with self._wake:
-            return not self._queued and self._busy is None
-
     def stop(self) -> None:
         with self._wake:
             self._stopping = True
@@ -117,14 +116,11 @@ class Indexer:
                     self._wake.wait()
                 if self._stopping:
                     return
-                self._busy = self._queued.pop(0)
+                queued = self._queued.pop(0)
             try:
-                source = next((s for s in self._sources.sources() if s.id == self._busy), None)
-                if source is not None:  # disconnected since it was queued: nothing to index
-                    self.reindex(source)
+                with self._indexing:
+                    source = next((s for s in self._sources.sources() if s.id == queued), None)
+                    if source is not None:  # disconnected since it was queued: nothing to index
+                        self._index(source)
             except Exception:
                 log.exception("team source indexing failed; the next push or reindex_source tries again")
-            finally:
-                with self._wake:
-                    self._busy = None
-                    self._wake.notify_all()

@@ -1,5 +1,5 @@
-// What is left of a team source in the graph: its entities, their passages and the links they declare
-// (tests count these after disconnect_source).
+// What is left of a team source in the graph: its entities, their passages, the links they declare and its Pack
+// (after disconnect_source: nothing; the tests and bench/team_sources.py count it).
 // Parameters: $id (the source's pack id).
 OPTIONAL MATCH (e:Entity {pack: $id})
 WITH collect(e) AS entities
