@@ -10,6 +10,7 @@ repository's files is a commit the double remembers, so a ``ref`` can pin an old
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
@@ -71,6 +72,7 @@ def account(login: str, number: int) -> dict[str, Any]:
     }
 
 
+@functools.cache  # bytes keep their hash: a file's id is computed once, however often it is listed
 def blob_sha(content: bytes) -> str:
     """Git's object id of a blob, as GitHub's trees and contents API name files."""
     return hashlib.sha1(b"blob %d\x00" % len(content) + content).hexdigest()
@@ -98,10 +100,12 @@ class GitHubDouble:
     files: dict[str, dict[str, bytes]] = field(default_factory=dict)  # repo -> path -> content (default branch)
     users: dict[str, str] = field(default_factory=dict)  # user access token -> login (what github_connect proves)
     commits: dict[str, list[tuple[str, dict[str, bytes]]]] = field(default_factory=dict)  # repo -> (sha, files)
+    objects: dict[str, dict[str, bytes]] = field(default_factory=dict)  # repo -> blob sha -> content, every version
 
     def write(self, repository: str, path: str, content: bytes) -> str:
         """Commits ``content`` at ``path`` on the default branch; returns the commit's sha."""
         self.files.setdefault(repository, {})[path] = content
+        self.objects.setdefault(repository, {})[blob_sha(content)] = content
         return self._commit(repository)
 
     def delete(self, repository: str, path: str) -> None:
@@ -377,18 +381,15 @@ class _Handler(BaseHTTPRequestHandler):
     def _blob(self, repository: str, sha: str) -> None:
         if self._token_for(repository) is None:
             return self._error(401, "Bad credentials")
-        versions = [self.double.files.get(repository, {})] + [
-            files for _, files in self.double.commits.get(repository, [])
-        ]
-        found = [c for files in versions for c in files.values() if blob_sha(c) == sha]
-        if not found:
+        found = self.double.objects.get(repository, {}).get(sha)
+        if found is None:
             return self._error(404, "Not Found")
         body = {
-            "content": base64.b64encode(found[0]).decode(),
+            "content": base64.b64encode(found).decode(),
             "encoding": "base64",
             "url": f"{self.double.url}/repos/{repository}/git/blobs/{sha}",
             "sha": sha,
-            "size": len(found[0]),
+            "size": len(found),
             "node_id": f"B_{sha[:12]}",
         }
         self._send(200, _validated(Blob, body))
