@@ -22,6 +22,7 @@ from ingest.packs import MANIFEST, markdown_files
 from ingest.report import Problem
 
 MIRRORS = "sources"
+HEAD = ".head"  # hidden: never read as a pack file
 
 
 def blob_sha(content: bytes) -> str:
@@ -57,11 +58,13 @@ def wanted(source: Source, tree: dict[str, TreeFile]) -> dict[str, TreeFile]:
 
 
 def sync(app: GitHubApp, token: RepositoryToken, source: Source, root: Path) -> Sync:
-    """Makes ``root`` hold the source's files as GitHub's default branch has them now."""
-    tree = app.tree(token)
-    files = wanted(source, tree or {})
+    """Makes ``root`` hold the source's files as GitHub's default branch has them now, and records that
+    commit (``synced_head``) when every file could be taken."""
+    head = app.head(token)
+    files = wanted(source, app.tree(token, head) if head else {})
     done = Sync()
     root.mkdir(parents=True, exist_ok=True)
+    (root / HEAD).unlink(missing_ok=True)
     present = {relative for _, relative in markdown_files(root)} | (
         {MANIFEST} if (root / MANIFEST).is_file() else set()
     )
@@ -88,11 +91,25 @@ def sync(app: GitHubApp, token: RepositoryToken, source: Source, root: Path) -> 
         temporary.write_bytes(content)
         os.replace(temporary, path)
         done.downloaded.append(relative)
+    if head and not done.problems:
+        (root / HEAD).write_text(head, encoding="ascii")
     return done
 
 
+def synced_head(root: Path) -> str | None:
+    """The commit the mirror holds every file of (None: not known, e.g. a file was too large to take)."""
+    path = root / HEAD
+    return path.read_text(encoding="ascii") if path.is_file() else None
+
+
+def mirrored(root: Path, relative: str, sha256: str) -> bool:
+    """Whether the mirror's file is the version the index holds (content hash ``sha256``)."""
+    path = root / relative
+    return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == sha256
+
+
 def is_current(root: Path, relative: str, sha256: str, github: TreeFile | None) -> bool:
-    """Whether the indexed version (content hash ``sha256``) of a mirrored file is GitHub's current one."""
+    """Whether the indexed version (content hash ``sha256``) of a mirrored file is ``github``, GitHub's one."""
     path = root / relative
     if github is None or not path.is_file():
         return False

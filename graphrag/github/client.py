@@ -150,15 +150,28 @@ class GitHubApp:
             found = user.rest.users.get_authenticated().parsed_data
         return GitHubAccount(login=found.login, id=found.id)
 
-    def tree(self, token: RepositoryToken) -> dict[str, TreeFile] | None:
-        """Every file of the default branch as GitHub has it now (path -> blob); None for an empty repository."""
+    def head(self, token: RepositoryToken) -> str | None:
+        """The default branch's commit sha now (one small answer); None for an empty repository."""
         owner, repo = parse_repository(token.repository)
-        with _answers("tree", token.repository, none_on_409=True) as answer:
+        with _answers("head", token.repository, none_on_409=True) as answer:
             client = self._as(token)
-            tree = client.rest.git.get_tree(owner, repo, "HEAD", recursive="1").parsed_data
+            found = client.request(
+                "GET", f"/repos/{owner}/{repo}/commits/HEAD", headers={"Accept": "application/vnd.github.sha"}
+            )
             answer.found = True
         if not answer.found:
             return None
+        sha = found.text.strip()
+        if not re.fullmatch(r"[0-9a-f]{40}", sha):
+            raise GitHubUnavailable(f"GitHub did not answer a commit sha for {token.repository}")
+        return sha
+
+    def tree(self, token: RepositoryToken, commit: str) -> dict[str, TreeFile]:
+        """Every file of ``commit`` (path -> blob)."""
+        owner, repo = parse_repository(token.repository)
+        with _answers("tree", token.repository):
+            client = self._as(token)
+            tree = client.rest.git.get_tree(owner, repo, commit, recursive="1").parsed_data
         if tree.truncated:
             raise GitHubUnavailable(f"GitHub's tree of {token.repository} is too large to list in one answer")
         return {

@@ -11,16 +11,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from fastmcp.server.dependencies import get_access_token
 
 from graphrag.errors import GraphRagError
-from graphrag.github.client import TreeFile
-from graphrag.github.sources import View
+from graphrag.github.sources import Grant, View
 from graphrag.retrieval.entity import EntityReader, EntityWindow
 from graphrag.server.access import verified_account
 from graphrag.server.context import Services
-from ingest.team_mirror import is_current, mirror_root
+from ingest.team_mirror import is_current, mirror_root, mirrored, synced_head
 
 STALE = "changed in GitHub since it was indexed (a reindex is queued); read it live with get_document"
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ class Indexed:
 
 
 def stale(found: Services, view: View, hits: Iterable[Indexed]) -> set[str]:
-    """Ids of team hits whose file GitHub no longer has as indexed (one tree listing per source)."""
+    """Ids of team hits whose file GitHub no longer has as indexed."""
     by_pack: dict[str, list[Indexed]] = {}
     for hit in hits:
         if hit.pack in view.readable:
@@ -49,22 +49,30 @@ def stale(found: Services, view: View, hits: Iterable[Indexed]) -> set[str]:
     out: set[str] = set()
     for pack, indexed in by_pack.items():
         grant = view.readable[pack]
-        tree: dict[str, TreeFile] | None
-        try:
-            tree = found.teams.app.tree(grant.token)
-        except GraphRagError:  # GitHub cannot say now: nothing of this source is served as current
-            log.warning("github: the tree of a team source could not be read; its hits are left out", exc_info=True)
-            tree = None
         root = mirror_root(found.settings, grant.source)
-        changed = {
-            hit.id
-            for hit in indexed
-            if not is_current(root, hit.path, hit.sha256, (tree or {}).get(grant.source.repository_path(hit.path)))
-        }
+        try:
+            changed = _changed(found, grant, root, indexed)
+        except GraphRagError:  # GitHub cannot say now: nothing of this source is served as current
+            log.warning("github: a team source's files could not be compared; its hits are left out", exc_info=True)
+            changed = {hit.id for hit in indexed}
         if changed:
             found.indexer.enqueue(grant.source)
         out |= changed
     return out
+
+
+def _changed(found: Services, grant: Grant, root: Path, hits: list[Indexed]) -> set[str]:
+    """One small answer (the default branch's commit) when the mirror holds that commit; else the tree."""
+    app = found.teams.app
+    head = app.head(grant.token)
+    if head is not None and head == synced_head(root):
+        return {hit.id for hit in hits if not mirrored(root, hit.path, hit.sha256)}
+    tree = app.tree(grant.token, head) if head is not None else {}
+    return {
+        hit.id
+        for hit in hits
+        if not is_current(root, hit.path, hit.sha256, tree.get(grant.source.repository_path(hit.path)))
+    }
 
 
 class VisibleEntities(EntityReader):

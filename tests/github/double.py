@@ -172,9 +172,15 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the tests read ``double.requests`` instead."""
 
-    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes,
+        headers: dict[str, str] | None = None,
+        content_type: str = "application/json; charset=utf-8",
+    ) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
@@ -224,6 +230,8 @@ class _Handler(BaseHTTPRequestHandler):
             return self._permission(f"{match[1]}/{match[2]}", match[3])
         if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/git/trees/([^/?]+)(\?recursive=1)?", self.path):
             return self._tree(f"{match[1]}/{match[2]}", match[3])
+        if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/commits/HEAD", self.path):
+            return self._head(f"{match[1]}/{match[2]}")
         if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/git/blobs/([0-9a-f]{40})", self.path):
             return self._blob(f"{match[1]}/{match[2]}", match[3])
         if self.path == "/user":
@@ -255,10 +263,10 @@ class _Handler(BaseHTTPRequestHandler):
     def _tree(self, repository: str, ref: str) -> None:
         if self._token_for(repository) is None:
             return self._error(401, "Bad credentials")
-        files = self.double.files.get(repository)
-        if not files:
+        if not self.double.files.get(repository):
             return self._error(409, "Git Repository is empty.")
-        if ref not in ("HEAD", BRANCH, self.double.tree_sha(repository)):
+        files = self.double.at(repository, ref)
+        if files is None:
             return self._error(404, "Not Found")
         base = f"{self.double.url}/repos/{repository}/git"
         entries: list[dict[str, Any]] = []
@@ -377,6 +385,17 @@ class _Handler(BaseHTTPRequestHandler):
             },
         }
         self._send(201 if current is None else 200, _validated(FileCommit, answer))
+
+    def _head(self, repository: str) -> None:
+        """The default branch's commit sha alone, as GitHub answers ``Accept: application/vnd.github.sha``."""
+        if self._token_for(repository) is None:
+            return self._error(401, "Bad credentials")
+        if self.headers.get("Accept") != "application/vnd.github.sha":
+            return self._error(415, "the double answers commits/HEAD only as application/vnd.github.sha")
+        history = self.double.commits.get(repository)
+        if not self.double.files.get(repository) or not history:
+            return self._error(409, "Git Repository is empty.")
+        self._send(200, history[-1][0].encode(), content_type="application/vnd.github.sha; charset=utf-8")
 
     def _blob(self, repository: str, sha: str) -> None:
         if self._token_for(repository) is None:

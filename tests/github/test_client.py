@@ -115,12 +115,18 @@ def test_a_stranger_token_is_forbidden(github_settings: Settings) -> None:
         GitHubApp(github_settings).login_of("ghu_not-issued")
 
 
-def test_the_tree_lists_blobs_and_an_empty_repository_has_none(github_settings: Settings, github: GitHubDouble) -> None:
+def test_the_head_and_its_tree_list_blobs_and_an_empty_repository_has_none(
+    github_settings: Settings, github: GitHubDouble
+) -> None:
     app = GitHubApp(github_settings)
     token = app.repository_token(REPOSITORY, "read")
-    assert app.tree(token) is None
-    github.write(REPOSITORY, "pack/a.md", b"---\nid: a\n---\n")
-    tree = app.tree(token)
-    assert tree is not None and list(tree) == ["pack/a.md"]
+    assert app.head(token) is None
+    first = github.write(REPOSITORY, "pack/a.md", b"---\nid: a\n---\n")
+    assert app.head(token) == first
+    tree = app.tree(token, first)
+    assert list(tree) == ["pack/a.md"]
     assert tree["pack/a.md"].sha == hashlib.sha1(b"blob 14\x00---\nid: a\n---\n").hexdigest()
     assert app.blob(token, tree["pack/a.md"].sha) == b"---\nid: a\n---\n"
+    second = github.write(REPOSITORY, "pack/b.md", b"---\nid: b\n---\n")
+    assert app.head(token) == second
+    assert (list(app.tree(token, first)), list(app.tree(token, second))) == (["pack/a.md"], ["pack/a.md", "pack/b.md"])
