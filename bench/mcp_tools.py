@@ -94,10 +94,11 @@ def bare(settings: Settings, embedder: Embedder, graph: GraphStore, entities: in
             backward=walk.backward,
             types=walk.types,
             limit=100,
+            hidden=[],
         )
 
     def entity(i: int) -> None:
-        graph.read("get_entity", id=entity_id(i * 7 % entities), offset=0, length=32_000, preview=2000)
+        graph.read("get_entity", id=entity_id(i * 7 % entities), offset=0, length=32_000, preview=2000, hidden=[])
 
     return {"pack_search": timed(search), "pack_graph": timed(neighbourhood), "pack_get": timed(entity)}
 

@@ -3,10 +3,13 @@
 // A hop may follow a link forwards (types in $forward) or backwards (types in $backward).
 // The hop bound `{1,2}` is a literal: the service replaces the 2 with the requested depth (1..4).
 // Parameters: $id (start entity id), $forward, $backward (relationship types per direction),
-// $types (relationship types of the links listed among kept entities), $limit (entities besides the start).
+// $types (relationship types of the links listed among kept entities), $limit (entities besides the start),
+// $hidden (pack ids the caller may not see: their entities are neither listed nor walked through).
 MATCH (s:Entity {id: $id})
+WHERE NOT coalesce(s.pack, '') IN $hidden
 OPTIONAL MATCH p = ANY SHORTEST (s) ((a:Entity)-[r]-(b:Entity)
-    WHERE (startNode(r) = a AND type(r) IN $forward) OR (endNode(r) = a AND type(r) IN $backward)){1,2} (n:Entity)
+    WHERE ((startNode(r) = a AND type(r) IN $forward) OR (endNode(r) = a AND type(r) IN $backward))
+          AND NOT coalesce(b.pack, '') IN $hidden){1,2} (n:Entity)
 WHERE n <> s
 WITH s, n, length(p) AS depth
 ORDER BY depth, n.id

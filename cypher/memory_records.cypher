@@ -20,7 +20,9 @@
 // Parameters: $project (project id), $workspace (workspace name), $ids (record ids or null), $source_id
 // (source id or null), $scope (scope label or null), $words (normalised query words), $with_fact_key (bool),
 // $current_source_hash (string or null), $exclude_stale (bool), $limit (max records, at most 100000),
-// $max_relations (max graph_relations per record).
+// $max_relations (max graph_relations per record), $team_prefix ('github:'), $team_repositories (null, or the
+// owner/repo names the caller may read now: a record whose source_id names a file of another team repository,
+// github:owner/repo/..., is left out, as is a relation preview of one).
 CALL () {
   WITH 1 AS go WHERE $ids IS NOT NULL
   UNWIND $ids AS id
@@ -82,7 +84,9 @@ CALL () {
 WITH r, coalesce(score, size([word IN $words
                               WHERE (CASE WHEN $with_fact_key THEN r.match_text + '\n' + r.fact_text
                                           ELSE r.match_text END) CONTAINS word])) AS score
-WHERE size($words) = 0 OR score > 0
+WHERE (size($words) = 0 OR score > 0)
+  AND ($team_repositories IS NULL OR NOT coalesce(r.source_id, '') STARTS WITH $team_prefix
+       OR any(repo IN $team_repositories WHERE r.source_id STARTS WITH $team_prefix + repo + '/'))
 WITH r, score
 ORDER BY score DESC, r.updated_at DESC, r.id
 LIMIT CASE WHEN $exclude_stale THEN 100000 ELSE $limit END
@@ -105,6 +109,8 @@ WHERE NOT ($exclude_stale AND status = 'stale')
 LIMIT $limit
 CALL (r) {
   OPTIONAL MATCH (r)-[link:RELATES_TO|FIXES_ISSUE|SUPERSEDES]-(other:MemoryRecord)
+  WHERE ($team_repositories IS NULL OR NOT coalesce(other.source_id, '') STARTS WITH $team_prefix
+          OR any(repo IN $team_repositories WHERE other.source_id STARTS WITH $team_prefix + repo + '/'))
   WITH link, other
   ORDER BY link.weight DESC, other.id
   LIMIT $max_relations

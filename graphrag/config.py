@@ -57,6 +57,15 @@ class Settings(BaseSettings):
         default=None, description="The bearer token of the account whose candidates `observations export` writes."
     )
 
+    github_api_url: str = Field(
+        default="https://api.github.com", description="GitHub's REST API (a GitHub Enterprise or test double URL)."
+    )
+    github_app_id: str | None = Field(default=None, description="The GitHub App that reads team sources.")
+    github_app_private_key: SecretStr | None = Field(default=None, description="The App's PEM private key.")
+    github_webhook_secret: SecretStr | None = Field(
+        default=None, description="The App's webhook secret: POST /github/webhook checks each delivery's signature."
+    )
+
     @field_validator("graphrag_observations_allowlist", mode="before")
     @classmethod
     def _comma_separated(cls, value: object) -> object:

@@ -20,6 +20,7 @@ ErrorCode = Literal[
     "response_too_large",
     "unavailable",
     "document_changed",
+    "conflict",
     "internal",
 ]
 ECHO_CHARS = 200  # the most characters of one input an error message repeats
@@ -52,6 +53,19 @@ class InvalidArgument(GraphRagError):
 
 class NotFound(GraphRagError):
     code: ErrorCode = "not_found"
+
+
+class ResponseTooLarge(GraphRagError):
+    """An answer that does not fit the response budget and has nothing left to shorten; the message says how
+    to read it in pages, when it can be."""
+
+    code: ErrorCode = "response_too_large"
+
+
+class DocumentChanged(GraphRagError):
+    """What a paged read was reading changed between two pages: the client drops its pages and starts again."""
+
+    code: ErrorCode = "document_changed"
 
 
 def echo(value: str) -> str:

@@ -13,6 +13,7 @@ import yaml
 from pydantic import ValidationError
 
 from graphrag.errors import echo
+from graphrag.names import TEAM_PACK_PREFIX
 from ingest.frontmatter import load_yaml
 from ingest.limits import MAX_FILE_BYTES
 from ingest.model import PackManifest
@@ -39,16 +40,22 @@ class Pack:
     problems: list[Problem] = field(default_factory=list)
 
 
-def open_pack(root: Path) -> Pack:
-    """The pack's folder and manifest; its files are read by ``read_files``."""
+def open_pack(root: Path, pack_id: str | None = None) -> Pack:
+    """The pack's folder and manifest; its files are read by ``read_files``. ``pack_id`` is the id of a
+    team source's mirror, given by the service whatever its pack.yaml says."""
     if not root.is_dir():
         raise PackError(f"{root}: not a folder (a pack is a folder of markdown files)")
     path = root / MANIFEST
     raw = path.read_bytes() if path.is_file() else b""
-    return Pack(manifest=load_manifest(root, raw), root=root.resolve(), manifest_sha256=hashlib.sha256(raw).hexdigest())
+    manifest = load_manifest(root, raw, pack_id)
+    if pack_id is None and manifest.id.startswith(TEAM_PACK_PREFIX):
+        raise PackError(
+            f"{path}: pack ids starting with {TEAM_PACK_PREFIX!r} name team sources; give this pack another id"
+        )
+    return Pack(manifest=manifest, root=root.resolve(), manifest_sha256=hashlib.sha256(raw).hexdigest())
 
 
-def load_manifest(root: Path, raw: bytes) -> PackManifest:
+def load_manifest(root: Path, raw: bytes, pack_id: str | None = None) -> PackManifest:
     path = root / MANIFEST
     data: Any = {}
     try:
@@ -63,6 +70,8 @@ def load_manifest(root: Path, raw: bytes) -> PackManifest:
         raise PackError(f"{path}:1: pack.yaml must be a mapping")
     named = "id" in data
     data.setdefault("id", root.resolve().name)
+    if pack_id is not None:
+        data["id"] = pack_id
     try:
         return PackManifest.model_validate(data)
     except ValidationError as exc:

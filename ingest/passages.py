@@ -12,10 +12,10 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from graphrag.markdown import FENCE, HEADING, unfenced
+
 MAX_CHARS = 1500  # a window: long enough for a paragraph or two, short enough to read in a context
-_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 _REST_UNDERLINE = re.compile(r"^([=\-~^\"'`*+#:.])\1{2,}\s*$")
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,13 +61,8 @@ def _spans(lines: list[str]) -> list[tuple[str, int, int]]:
 def _sections(lines: list[str]) -> list[tuple[str, int, int]]:
     """(heading, first line, line after the last) of each section; text before the first heading is one too."""
     starts: list[tuple[int, str]] = [(0, "")]
-    fenced = False
-    for i, line in enumerate(lines):
-        if _FENCE.match(line):
-            fenced = not fenced
-        if fenced:
-            continue
-        if _MD_HEADING.match(line):
+    for i, line in unfenced(lines):
+        if HEADING.match(line):
             starts.append((i, line.strip().lstrip("#").strip()))
         elif i + 1 < len(lines) and _is_underlined(line, lines[i + 1]):
             overline = i > 0 and lines[i - 1].strip() == lines[i + 1].strip()
@@ -82,7 +77,7 @@ def _is_underlined(title: str, under: str) -> bool:
         bool(text)
         and not _REST_UNDERLINE.match(title)
         and bool(_REST_UNDERLINE.match(under))
-        and not _FENCE.match(under)
+        and not FENCE.match(under)
     )
 
 

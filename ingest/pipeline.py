@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, TypeVar
@@ -46,8 +46,11 @@ def _quiet(phase: str, done: int, total: int) -> None:
     return None
 
 
-def open_packs(paths: Sequence[Path]) -> list[Pack]:
-    packs = [open_pack(Path(p)) for p in paths]
+Named = Mapping[Path, str]  # folders whose pack id the service gives (team sources' mirrors)
+
+
+def open_packs(paths: Sequence[Path], named: Named | None = None) -> list[Pack]:
+    packs = [open_pack(Path(p), (named or {}).get(Path(p))) for p in paths]
     seen: dict[str, Path] = {}
     for pack in packs:
         other = seen.setdefault(pack.manifest.id, pack.root)
@@ -56,9 +59,9 @@ def open_packs(paths: Sequence[Path]) -> list[Pack]:
     return packs
 
 
-def read_packs(paths: Sequence[Path]) -> list[Pack]:
+def read_packs(paths: Sequence[Path], named: Named | None = None) -> list[Pack]:
     """Every file of every pack, parsed."""
-    packs = open_packs(paths)
+    packs = open_packs(paths, named)
     for pack in packs:
         read_files(pack)
     return packs
@@ -79,12 +82,14 @@ def ingest(
     embedder: Embedder | None = None,
     graph: GraphStore | None = None,
     on_vectors: Callable[[VectorUpdate], None] | None = None,
+    named: Named | None = None,
 ) -> IngestReport:
     """``graph``: an open store to use (else one is opened and closed here); ``on_vectors`` receives what was
-    written to the vectors, once, after the graph is written too (a server applies it to its copy)."""
+    written to the vectors, once, after the graph is written too (a server applies it to its copy);
+    ``named``: pack ids the service gives to some of the folders (team sources' mirrors)."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    packs = open_packs(paths)
+    packs = open_packs(paths, named)
     pack_ids = [p.manifest.id for p in packs]
     embedder = embedder or load_embedder(settings.graphrag_embedder)
     written: list[tuple[list[dict[str, Any]], Vectors]] = []
@@ -127,7 +132,7 @@ def ingest(
             vectors = open_vectors()
             if reindexed:
                 with _timed(timings, "parse"):
-                    packs = read_packs(paths)
+                    packs = read_packs(paths, named)
                 work = plan(packs, stored, others, stale, relinked_packs=relinked)
         work.report.reindexed = reindexed
         pending = [p for p in pack_ids if p in stored_packs] if work.embed or work.remove or orphans else []

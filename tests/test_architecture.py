@@ -1,5 +1,5 @@
-"""The layers import only downwards: ingest -> stores -> retrieval, memory and observations -> server (and the CLI over all:
-``commands.py`` modules are the command line's thin shells, so they may reach any layer). MCP lives in the
+"""The layers import only downwards: the server over ingest, retrieval, memory and observations, those over the
+stores (and the CLI over all: ``commands.py`` modules are the command line's thin shells, so they may reach any layer). MCP lives in the
 server alone: the memory's tools, access and budget fitting are its adapters, not the memory's.
 
 Read from the source with ``ast``, so a violation fails before it becomes a habit.
@@ -33,7 +33,21 @@ FORBIDDEN = {
         "mcp",
         "starlette",
     ),
-    "graphrag/server": ("ingest", "graphrag.cli"),
+    # The GitHub edge: the App client, live documents, and which account connected which team source (kept in
+    # Neo4j); it knows nothing of packs, retrieval or MCP. Team sources are indexed by ingest (ingest/team_*).
+    "graphrag/github": (
+        "ingest",
+        "graphrag.retrieval",
+        "graphrag.memory",
+        "graphrag.server",
+        "graphrag.evaluation",
+        "fastmcp",
+        "mcp",
+        "starlette",
+    ),
+    # The server sits on top: it reads through retrieval and memory, and indexes team sources (and watched
+    # packs) in its own process through ingest.
+    "graphrag/server": ("graphrag.cli",),
 }
 
 

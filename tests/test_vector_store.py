@@ -27,3 +27,11 @@ def test_a_held_folder_is_named_with_what_to_do(settings: Settings) -> None:
             VectorStore.open(settings)
     assert time.monotonic() - started >= LOCK_WAIT_SECONDS - 0.5
     assert str(settings.qdrant_path) in str(failure.value) and "QDRANT_URL" in str(failure.value)
+
+
+def test_a_collection_without_points_mirrors_as_empty(settings: Settings) -> None:
+    """A first ingest whose every file is rejected leaves an empty collection; the server mirrors it."""
+    with VectorStore.open(settings) as store:
+        store.ensure_collection("some-embedder", 8)
+        embedder, payloads, vectors = store.snapshot()
+    assert (embedder, payloads, vectors.shape) == ("some-embedder", [], (0, 0))

@@ -10,7 +10,7 @@ from typing import Any
 
 from graphrag.memory.model import GraphRelation, MemoryRecord
 from graphrag.memory.text import key_text, preview
-from graphrag.names import fold
+from graphrag.names import TEAM_PACK_PREFIX, fold
 from graphrag.stores.graph import GraphStore
 
 # validate_memory reads every record of a source; this only bounds a runaway query (memory_records.cypher has the
@@ -33,6 +33,7 @@ class Selection:
     current_source_hash: str | None = None
     exclude_stale: bool = False
     limit: int = MAX_SELECTION
+    team_repositories: Sequence[str] | None = None  # None: every record; else only these team repositories' files
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ def select(graph: GraphStore, project: str, workspace: str, selection: Selection
         exclude_stale=selection.exclude_stale,
         limit=selection.limit,
         max_relations=MAX_RELATIONS,
+        team_prefix=TEAM_PACK_PREFIX,
+        team_repositories=list(selection.team_repositories) if selection.team_repositories is not None else None,
     )
     found = {row["record"]["id"]: row["record"].get("stale_mark") for row in rows}
     return [Found(record, found[record.id]) for record in newest_versions_first([_record(row) for row in rows])]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graphrag.embedding import Embedder
@@ -22,6 +23,7 @@ class SearchRequest:
     limit: int = 10
     current_source_hash: str | None = None
     exclude_stale: bool = False
+    team_repositories: Sequence[str] | None = None  # the team repositories the caller may read (None: no filter)
 
 
 def clamp_limit(limit: int) -> int:
@@ -47,6 +49,7 @@ def search(
             current_source_hash=request.current_source_hash,
             exclude_stale=request.exclude_stale,
             limit=clamp_limit(request.limit),
+            team_repositories=request.team_repositories,
         )
         return [found.record for found in select(graph, project, request.workspace, selection)]
 

@@ -34,6 +34,7 @@ class Query:
     packs: Sequence[str] | None = None
     kinds: Sequence[str] | None = None
     seeds: dict[str, float] = field(default_factory=dict)
+    hidden: frozenset[str] = frozenset()  # packs the caller may not see: no candidate from them, no walk through
 
 
 class Retriever(Protocol):

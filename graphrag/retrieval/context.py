@@ -39,6 +39,8 @@ class PackContext:
                 via=r.via,
                 score=round(r.score, 4),
                 sha256=rows[r.id]["sha256"],
+                pack=rows[r.id]["pack"],
+                path=rows[r.id]["path"],
             )
             for r in ranked
             if r.id in rows

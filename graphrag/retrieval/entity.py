@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,14 +35,17 @@ class EntityWindow:
 
 
 class EntityReader:
-    def __init__(self, graph: GraphStore) -> None:
+    def __init__(self, graph: GraphStore, hidden: Iterable[str] = ()) -> None:
         self._graph = graph
+        self._hidden = sorted(hidden)  # packs the caller may not see: not found, and no link to them listed
 
     def read(self, entity_id: str, offset: int, length: int) -> EntityWindow:
         """The body window is ``length`` code points from ``offset`` (code points never split a character)."""
-        rows = self._graph.read("get_entity", id=entity_id, offset=offset, length=length, preview=PREVIEW_CHARS)
+        rows = self._graph.read(
+            "get_entity", id=entity_id, offset=offset, length=length, preview=PREVIEW_CHARS, hidden=self._hidden
+        )
         if not rows:
-            raise Suggestions(self._graph).not_found(entity_id)
+            raise Suggestions(self._graph, self._hidden).not_found(entity_id)
         row = rows[0]
         stored = {key: _plain(value) for key, value in row["properties"].items()}
         links = [{**link, "relation": relation_of_type(link["relation"])} for link in row["links"]]

@@ -8,7 +8,7 @@ decided here from the vocabulary and the direction, and passed to Cypher as two 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -59,8 +59,9 @@ class Walk:
 class Neighbourhood:
     """Every entity within ``depth`` hops, nearest first, cut at ``limit``, and the links among them."""
 
-    def __init__(self, graph: GraphStore) -> None:
+    def __init__(self, graph: GraphStore, hidden: list[str]) -> None:
         self._graph = graph
+        self._hidden = hidden
 
     def around(self, entity_id: str, depth: int, walk: Walk, limit: int) -> GraphResult | None:
         """None when no entity has that id."""
@@ -71,6 +72,7 @@ class Neighbourhood:
             backward=walk.backward,
             types=walk.types,
             limit=limit,
+            hidden=self._hidden,
         )
         if not rows:
             return None
@@ -87,9 +89,10 @@ class Neighbourhood:
 class ShortestPaths:
     """The shortest typed paths between two entities, up to ``depth`` hops."""
 
-    def __init__(self, graph: GraphStore, suggestions: Suggestions) -> None:
+    def __init__(self, graph: GraphStore, suggestions: Suggestions, hidden: list[str]) -> None:
         self._graph = graph
         self._suggestions = suggestions
+        self._hidden = hidden
 
     def between(self, source: str, target: str, depth: int, walk: Walk, limit: int) -> list[list[str]]:
         rows = self._graph.read_cypher(
@@ -99,6 +102,7 @@ class ShortestPaths:
             forward=walk.forward,
             backward=walk.backward,
             limit=limit,
+            hidden=self._hidden,
         )
         if not rows:
             raise self._suggestions.not_found(source)
@@ -112,15 +116,18 @@ class ShortestPaths:
 class RelationPath:
     """The entities reached by following relations in a given order, and the paths that reach them."""
 
-    def __init__(self, graph: GraphStore) -> None:
+    def __init__(self, graph: GraphStore, hidden: list[str]) -> None:
         self._graph = graph
+        self._hidden = hidden
 
     def follow(self, start: str, steps: Sequence[Step], limit: int, to: str | None = None) -> GraphResult:
         frontier: dict[str, list[list[str]]] = {start: [[start]]}
         edges: dict[tuple[str, str, str], GraphEdge] = {}
         cut = False
         for step in steps:
-            rows = self._graph.read("graph_step", ids=list(frontier), type=step.type, forward=step.forward)
+            rows = self._graph.read(
+                "graph_step", ids=list(frontier), type=step.type, forward=step.forward, hidden=self._hidden
+            )
             reached: dict[str, list[list[str]]] = {}
             for row in rows:
                 paths = reached.setdefault(row["target"], [])
@@ -142,7 +149,8 @@ class RelationPath:
         for path in paths:
             for hop, entity in enumerate(path[::2]):
                 depth.setdefault(entity, hop)
-        nodes = {row["id"]: row for row in self._graph.read("graph_nodes", ids=sorted({*depth, *ends}))}
+        found = self._graph.read("graph_nodes", ids=sorted({*depth, *ends}), hidden=self._hidden)
+        nodes = {row["id"]: row for row in found}
         placeholders = {i for i in ends if i in nodes and nodes[i]["missing"]}
         return GraphResult(
             nodes=[
@@ -160,12 +168,14 @@ class RelationPath:
 
 
 class PackGraph:
-    """The one entry point of ``pack_graph``: validates names and picks the question asked."""
+    """The one entry point of ``pack_graph``: validates names and picks the question asked; entities of
+    ``hidden`` packs (team sources the caller may not read) are neither shown nor walked through."""
 
-    def __init__(self, graph: GraphStore, vocabulary: RelationVocabulary) -> None:
+    def __init__(self, graph: GraphStore, vocabulary: RelationVocabulary, hidden: Iterable[str] = ()) -> None:
         self._graph = graph
         self._vocabulary = vocabulary
-        self._suggestions = Suggestions(graph)
+        self._hidden = sorted(hidden)
+        self._suggestions = Suggestions(graph, self._hidden)
 
     def explore(
         self,
@@ -183,18 +193,19 @@ class PackGraph:
             if len(path) > MAX_DEPTH:
                 raise InvalidArgument(f"path has {len(path)} relations; at most {MAX_DEPTH}")
             steps = [self._vocabulary.resolve(name) for name in path]
-            if not self._graph.read("graph_nodes", ids=[entity_id]):
+            if not self._graph.read("graph_nodes", ids=[entity_id], hidden=self._hidden):
                 raise self._suggestions.not_found(entity_id)
-            if to is not None and not self._graph.read("graph_nodes", ids=[to]):
+            if to is not None and not self._graph.read("graph_nodes", ids=[to], hidden=self._hidden):
                 raise self._suggestions.not_found(to)
-            return RelationPath(self._graph).follow(entity_id, steps, limit, to)
+            return RelationPath(self._graph, self._hidden).follow(entity_id, steps, limit, to)
         chosen = [self._vocabulary.resolve(name) for name in relations] if relations is not None else None
         walk = Walk.of(chosen if chosen is not None else [Step(t, True) for t in self._vocabulary.types()], direction)
-        result = Neighbourhood(self._graph).around(entity_id, depth, walk, limit)
+        result = Neighbourhood(self._graph, self._hidden).around(entity_id, depth, walk, limit)
         if result is None:
             raise self._suggestions.not_found(entity_id)
         if to is not None:
-            result.paths = ShortestPaths(self._graph, self._suggestions).between(entity_id, to, depth, walk, limit)
+            shortest = ShortestPaths(self._graph, self._suggestions, self._hidden)
+            result.paths = shortest.between(entity_id, to, depth, walk, limit)
         return result
 
 

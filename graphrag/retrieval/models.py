@@ -61,6 +61,10 @@ class SearchResult(BaseModel):
     omitted: int = Field(
         default=0, description="Hits left out (from the end) because even with shortened summaries they did not fit."
     )
+    stale: list[str] = Field(
+        default_factory=list,
+        description="Team hits left out: their file changed in GitHub since it was indexed (a reindex is queued).",
+    )
     available: int = Field(default=0, exclude=True)  # the ranking's length before the limit cut it (never sent)
 
 
@@ -76,6 +80,8 @@ class ContextEntity(Clippable):
     observation_id: str | None = observation_field()
     score: float = Field(default=0.0, exclude=True)  # its fused score, for the journal (never sent)
     sha256: str = Field(default="", exclude=True)  # its file's hash, read with the hit (never sent)
+    pack: str = Field(default="", exclude=True)  # its pack and file, read with the hit (never sent)
+    path: str = Field(default="", exclude=True)
 
 
 class ContextPassage(Clippable):
@@ -100,6 +106,10 @@ class ContextResult(BaseModel):
     passages: list[ContextPassage] = Field(description="Body passages most relevant to the question, best first.")
     omitted_passages: int = Field(
         default=0, description="Passages left out (from the end) because even shortened they did not fit the budget."
+    )
+    stale: list[str] = Field(
+        default_factory=list,
+        description="Team hits left out: their file changed in GitHub since it was indexed (a reindex is queued).",
     )
     available: int = Field(default=0, exclude=True)  # entities ranked before the limit cut them (never sent)
 

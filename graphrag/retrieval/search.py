@@ -68,8 +68,17 @@ class VectorSearch:
 
 
 class PackSearch:
-    def __init__(self, graph: GraphStore, embedder: Embedder, index: VectorIndex, snapshot: GraphSnapshot) -> None:
+    def __init__(
+        self,
+        graph: GraphStore,
+        embedder: Embedder,
+        index: VectorIndex,
+        snapshot: GraphSnapshot,
+        hidden: frozenset[str] = frozenset(),
+    ) -> None:
+        """``hidden``: packs the caller may not see (team sources it may not read now)."""
         self._graph = graph
+        self._hidden = hidden
         self.vector = VectorSearch(embedder, index)
         self.text = TextSearch(graph)
         self.linker = EntityLinker(snapshot)
@@ -107,11 +116,13 @@ class PackSearch:
     ) -> Ranking:
         if not text.strip():
             raise InvalidArgument("query is empty: say what to look for")
+        if self._hidden:
+            packs = [p for p in (packs if packs is not None else self._known()) if p not in self._hidden]
         if mode != "hybrid":
             retriever = self.vector if mode == "vector" else self.text
-            found = retriever.retrieve(Query(text, limit, packs, kinds))
+            found = retriever.retrieve(Query(text, limit, packs, kinds, hidden=self._hidden))
             return Ranking([Ranked(c.id, c.score, [retriever.evidence]) for c in found], len(found))
-        pool = Query(text, max(POOL, limit), packs, kinds)
+        pool = Query(text, max(POOL, limit), packs, kinds, hidden=self._hidden)
         linked = self.linker.retrieve(pool)
         lists: dict[Evidence, list[Candidate]] = {
             "text": self.text.retrieve(pool),
@@ -139,7 +150,10 @@ class PackSearch:
 
     def _check_packs(self, packs: Sequence[str]) -> None:
         """An empty answer because a pack filter names no pack is a mistake worth saying."""
-        known = [row["id"] for row in self._graph.read("search_packs")]
+        known = self._known()
         unknown = sorted(set(packs) - set(known))
         if unknown:
             raise InvalidArgument(f"unknown packs: {name_list(unknown)}; known packs: {name_list(known)}")
+
+    def _known(self) -> list[str]:
+        return [row["id"] for row in self._graph.read("search_packs") if row["id"] not in self._hidden]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 
 from graphrag.errors import NotFound, echo, name_list
 from graphrag.names import fold
@@ -12,11 +13,12 @@ from graphrag.stores.graph import GraphStore
 class Suggestions:
     """The known ids nearest to an unknown one, for a ``not_found`` that helps."""
 
-    def __init__(self, graph: GraphStore) -> None:
+    def __init__(self, graph: GraphStore, hidden: Iterable[str] = ()) -> None:
         self._graph = graph
+        self._hidden = sorted(hidden)  # packs the caller may not see: never suggested
 
     def not_found(self, unknown: str) -> NotFound:
-        rows = self._graph.read("graph_known_ids")
+        rows = self._graph.read("graph_known_ids", hidden=self._hidden)
         wanted = fold(unknown)
         by_text: dict[str, str] = {}
         for row in rows:

@@ -90,7 +90,10 @@ class GraphWalk:
         if not seeds:
             return []
         weights = adjacency.weights_for(query.text)
-        nodes, parents = _neighbourhood(adjacency, seeds, weights)
+        blocked = (
+            {row for row, pack in enumerate(copy.entities.packs) if pack in query.hidden} if query.hidden else set()
+        )
+        nodes, parents = _neighbourhood(adjacency, seeds, weights, blocked)
         scores = _personalised_pagerank(adjacency, nodes, seeds, weights)
         entities = copy.entities
         ranked = sorted(
@@ -115,10 +118,10 @@ Parent = tuple[int, int, bool]  # (previous row, relationship type, walked forwa
 
 
 def _neighbourhood(
-    adjacency: Adjacency, seeds: dict[int, float], weights: Floats
+    adjacency: Adjacency, seeds: dict[int, float], weights: Floats, blocked: set[int]
 ) -> tuple[list[int], dict[int, Parent]]:
     """Rows within ``HOPS`` of a seed, seeds first, and for each the hop that reached it by its most
-    specific relation (the ``via`` of a graph hit)."""
+    specific relation (the ``via`` of a graph hit); ``blocked`` rows are never entered."""
     order = list(seeds)
     parents: dict[int, Parent] = {}
     frontier = list(seeds)
@@ -132,7 +135,7 @@ def _neighbourhood(
                 adjacency.forward[start:end].tolist(),
                 strict=True,
             ):
-                if neighbour in seeds or neighbour in parents:
+                if neighbour in seeds or neighbour in parents or neighbour in blocked:
                     continue
                 weight = float(weights[rel_type])
                 if neighbour not in best or weight > best[neighbour][0]:

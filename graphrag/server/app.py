@@ -28,7 +28,9 @@ from graphrag.server.memory_tools import register_memory_tools
 from graphrag.server.observing import ObservationHook, ObservationRuntime, register_feedback_tool
 from graphrag.server.prompts import register_prompts
 from graphrag.server.resources import register_resources
+from graphrag.server.team_tools import register_team_tools
 from graphrag.server.tools import register_pack_tools
+from graphrag.server.webhook import Webhook
 from graphrag.stores.graph import GraphStore
 
 INSTRUCTIONS = """Knowledge packs as a typed graph. pack_context answers a multi-hop question in one call
@@ -38,8 +40,11 @@ pack_get reads one entity whole (large bodies and many links in pages with curso
 Resources: pack://{id} is an entity as markdown. Prompt: multi_hop_answer guides an answer through these tools.
 search finds saved memory records (with provenance, freshness status and graph_relations); save_memory
 saves one; validate_memory checks all records of one source against its current hash.
+Team sources (packs github:owner/repo in GitHub repositories, over HTTP): github_connect, then connect_source;
+they are seen only while GitHub lets you read them. get_document reads a file live (pages with cursor='start'),
+put_document writes it over the sha you read.
 Errors start with a stable code: not_found, invalid_argument, forbidden, workspace_inactive, rate_limited,
-response_too_large, document_changed, unavailable, internal."""
+response_too_large, document_changed, conflict, unavailable, internal."""
 QUERY_RETRY_SECONDS = 3  # a call waits this long for a lost Neo4j before it answers `unavailable`
 HEALTH_SECONDS = 1.5  # /health answers within this (load balancers time out at 2 s and more)
 log = logging.getLogger(__name__)
@@ -84,6 +89,7 @@ class StoreLifespan:
             if beside is not None:
                 await anyio.to_thread.run_sync(beside.join)
             self.services = None
+            await anyio.to_thread.run_sync(opened.indexer.stop)
             opened.vectors.close()
             opened.graph.close()
 
@@ -91,6 +97,7 @@ class StoreLifespan:
         graph = GraphStore.connect(self._settings, retry_seconds=QUERY_RETRY_SECONDS)
         try:
             ensure_memory_schema(graph)
+            graph.ensure_schema("github_schema")
             embedder = self._embedder or load_embedder(self._settings.graphrag_embedder)
             embedder.embed(["warm up"])  # the model loads lazily, without a lock: load it before concurrent calls
             vectors = open_vector_index(self._settings, graph, embedder.id)
@@ -140,9 +147,13 @@ def create_server(
     )
     register_pack_tools(mcp)
     register_memory_tools(mcp)
+    register_team_tools(mcp)
     register_resources(mcp)
     register_prompts(mcp)
     if observations is not None:
         register_feedback_tool(mcp, observations)
     mcp.custom_route("/health", methods=["GET"])(stores.health)
+    secret = settings.github_webhook_secret
+    webhook = Webhook(secret.get_secret_value() if secret else None, lambda: stores.services)
+    mcp.custom_route("/github/webhook", methods=["POST"])(webhook.receive)
     return mcp

@@ -11,23 +11,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
 from pydantic import BaseModel
 
-from graphrag.errors import GraphRagError
+from graphrag import fitting
+from graphrag.errors import ResponseTooLarge
+from graphrag.fitting import ENVELOPE_BYTES
 from graphrag.retrieval.models import Clippable
 
 FIELD_UNITS = 2000
 MARKER = "…[truncated]"
-ENVELOPE_BYTES = 200  # the JSON-RPC envelope and the result's own keys, rounded up
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
-
-
-class ResponseTooLarge(GraphRagError):
-    code = "response_too_large"
 
 
 def utf16_units(text: str) -> int:
@@ -57,43 +54,9 @@ def fits(response: BaseModel, budget: int) -> bool:
 def largest_fitting(
     build: Callable[[int], T], low: int, high: int, budget: int, what: str, size: Callable[[T], int] | None = None
 ) -> T:
-    """``build(n)`` for the largest ``n`` in ``low..high`` whose response fits (size grows with ``n``);
-    ``size`` measures a response (default: ``wire_bytes`` of a tool result).
-
-    An answer that fits whole is serialised once. Otherwise the search probes where a straight line
-    through the sizes at the ends of the bracket meets the budget, and the value next to it: sizes grow
-    about linearly with ``n``, so this usually settles in two probes where bisection takes ``log2(high)``.
-    A probe that does not halve the bracket is followed by a bisection step, which bounds the worst case.
-    """
-    measure: Callable[[Any], int] = size or wire_bytes
-    best = build(high)
-    size_high = measure(best)
-    if size_high <= budget:
-        return best
-    size_low = measure(build(low))
-    if size_low > budget:
-        raise ResponseTooLarge(
-            f"{what} does not fit the response budget of {budget} bytes (GRAPHRAG_RESPONSE_BUDGET_BYTES)"
-        )
-    interpolate = True
-    while high - low > 1:
-        width = high - low
-        if interpolate:
-            guess = low + (budget - size_low) * width // max(size_high - size_low, 1)
-            probes = [min(max(guess, low + 1), high - 1)]
-            probes.append(probes[0] + 1 if probes[0] + 1 < high else probes[0] - 1)
-        else:
-            probes = [(low + high) // 2]
-        for middle in probes:
-            if not low < middle < high:
-                continue
-            probed = measure(build(middle))
-            if probed <= budget:
-                low, size_low = middle, probed
-            else:
-                high, size_high = middle, probed
-        interpolate = (high - low) * 2 <= width
-    return build(low)
+    """``graphrag.fitting.largest_fitting`` measuring tool results (``wire_bytes``) unless ``size`` is given."""
+    measure = size or cast(Callable[[T], int], wire_bytes)
+    return fitting.largest_fitting(build, low, high, budget, what, measure)
 
 
 _Measured = list[tuple[Clippable, list[tuple[BaseModel, str, str, int]]]]

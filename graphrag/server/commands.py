@@ -95,17 +95,15 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
 def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services, threading.Event], None]:
     """The ``--watch`` task: the packs ingested with the server's model and driver, each save applied to its
     in-memory copies (``graphrag.server.live``), and what each save changed logged."""
-    from graphrag.server.live import LiveIndex
     from ingest.packs import PackError
     from ingest.pipeline import ingest
     from ingest.watching import PackWatcher, watch_saves
 
     def run(found: Services, stop: threading.Event) -> None:
-        live = LiveIndex(found)
         watcher = PackWatcher(
             packs,
             found.graph,
-            lambda: live.write(
+            lambda: found.live.write(
                 lambda sink: ingest(packs, settings, embedder=found.embedder, graph=found.graph, on_vectors=sink)
             ),
         )

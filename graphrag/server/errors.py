@@ -29,7 +29,7 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 
 from graphrag.config import MIN_BUDGET_BYTES
 from graphrag.errors import ErrorCode, GraphRagError, echo, name_list
-from graphrag.server.budget import ENVELOPE_BYTES
+from graphrag.fitting import ENVELOPE_BYTES
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -14,10 +14,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from graphrag.server.context import Services
 from graphrag.stores.vectors import VectorUpdate
+
+if TYPE_CHECKING:  # Services holds this process's LiveIndex
+    from graphrag.server.context import Services
 
 R = TypeVar("R")
 Write = Callable[[Callable[[VectorUpdate], None]], R]  # an ingest, given where to send its vector changes
@@ -47,4 +49,4 @@ class LiveIndex:
             return result
 
 
-Background = Callable[[Services, threading.Event], None]  # runs beside the server until the event is set
+Background = Callable[["Services", threading.Event], None]  # runs beside the server until the event is set

@@ -25,6 +25,7 @@ from graphrag.server.budget import fit_items, fit_list
 from graphrag.server.context import services
 from graphrag.server.errors import tool_errors
 from graphrag.server.schemas import add_tool
+from graphrag.server.visibility import team_repositories
 
 MAX_CONTENT_CHARS = 20_000
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -52,7 +53,8 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
             found = services(ctx)
             project = current_caller().project
             require_workspace(found.graph, project, workspace)
-            request = SearchRequest(query, workspace, scope, limit, current_source_hash, exclude_stale)
+            readable = team_repositories(found)
+            request = SearchRequest(query, workspace, scope, limit, current_source_hash, exclude_stale, readable)
             response = SearchResponse(result=run_search(found.graph, found.embedder, project, request, expander))
             return fit_list(response, "result", found.settings.graphrag_response_budget_bytes, "search")
 
@@ -117,7 +119,8 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
                     source_id=source_id,
                     current_source_hash=current_source_hash,
                 )
-            selected = select(found.graph, project, workspace, Selection(source_id=source_id))
+            selection = Selection(source_id=source_id, team_repositories=team_repositories(found))
+            selected = select(found.graph, project, workspace, selection)
             if not selected:
                 raise NotFound(f"no records of source '{echo(source_id)}' in workspace '{echo(workspace)}'")
             records = [

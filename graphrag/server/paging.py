@@ -13,40 +13,26 @@ afresh. Cursors are plain base64 a client can forge, so offsets are checked agai
 
 from __future__ import annotations
 
-import base64
-import binascii
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field
 
-from graphrag.errors import GraphRagError, InvalidArgument, echo
+from graphrag.cursors import FOREIGN, MAX_OFFSET, START, OpaqueCursor
+from graphrag.errors import DocumentChanged, InvalidArgument, ResponseTooLarge, echo
 from graphrag.retrieval.entity import EntityReader
 from graphrag.retrieval.models import EntityPage, LinkPreview
-from graphrag.server.budget import ResponseTooLarge, Texts, fit_items, largest_fitting
+from graphrag.server.budget import Texts, fit_items, largest_fitting
 
 Format = Literal["full", "metadata"]
-START = "start"
-MAX_OFFSET = 2**31  # far beyond any body a page can come from; Neo4j's integers end at 2**63
 LINK_PREVIEW_UNITS = 240  # previews on a page of links are shortened to this before fewer links are listed
-FOREIGN = "cursor is not one this server gave out; start again with cursor='start'"
 
 
-class Cursor(BaseModel):
+class Cursor(OpaqueCursor):
     id: str
     format: Format
     revision: str
     offset: int = Field(ge=0, le=MAX_OFFSET)
     links: int = Field(default=0, ge=0, le=MAX_OFFSET)
-
-    def encode(self) -> str:
-        return base64.urlsafe_b64encode(self.model_dump_json().encode()).decode().rstrip("=")
-
-    @classmethod
-    def decode(cls, text: str) -> Cursor:
-        try:
-            return cls.model_validate_json(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-        except (ValueError, binascii.Error, ValidationError) as exc:
-            raise InvalidArgument(FOREIGN) from exc
 
 
 class EntityPager:
@@ -84,10 +70,9 @@ class EntityPager:
         window = self._reader.read(entity_id, offset, self._budget if format == "full" else 0)
         current = window.page.revision
         if revision is not None and revision != current:
-            raise GraphRagError(
+            raise DocumentChanged(
                 f"entity {echo(entity_id)!r} changed since the previous page (revision {echo(revision)} -> {current}); "
-                "start again with cursor='start'",
-                code="document_changed",
+                "start again with cursor='start'"
             )
         links = _links(window.page)
         length = window.body_length if format == "full" else 0

@@ -16,9 +16,9 @@ from fastmcp.exceptions import PromptError
 from fastmcp.prompts import Message
 from pydantic import Field
 
-from graphrag.errors import InvalidArgument, echo
+from graphrag.errors import InvalidArgument, ResponseTooLarge, echo
+from graphrag.fitting import ENVELOPE_BYTES
 from graphrag.names import MAX_ID_LENGTH, is_valid_id
-from graphrag.server.budget import ENVELOPE_BYTES, ResponseTooLarge
 from graphrag.server.context import services
 from graphrag.server.errors import tool_errors
 

@@ -20,12 +20,14 @@ from mcp.types import Annotations
 from pydantic import Field
 
 from graphrag.errors import InvalidArgument, echo
+from graphrag.fitting import ENVELOPE_BYTES
 from graphrag.names import MAX_ID_LENGTH, is_valid_id
-from graphrag.retrieval.entity import EntityReader, EntityWindow
+from graphrag.retrieval.entity import EntityWindow
 from graphrag.retrieval.models import LinkPreview
-from graphrag.server.budget import ENVELOPE_BYTES, FIELD_UNITS, clip, largest_fitting
+from graphrag.server.budget import FIELD_UNITS, clip, largest_fitting
 from graphrag.server.context import services
 from graphrag.server.errors import tool_errors
+from graphrag.server.visibility import current_reader
 
 TEMPLATE = "pack://{id}"
 MIME = "text/markdown"
@@ -59,7 +61,7 @@ def entity(
             )
         found = services(ctx)
         budget = found.settings.graphrag_response_budget_bytes
-        return EntityMarkdown(EntityReader(found.graph).read(id, 0, budget), budget).render()
+        return EntityMarkdown(current_reader(found).read(id, 0, budget), budget).render()
 
 
 class EntityMarkdown:

@@ -8,17 +8,19 @@ from fastmcp import Context, FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from graphrag.errors import ResponseTooLarge
+from graphrag.github.sources import View
 from graphrag.retrieval.context import PackContext
-from graphrag.retrieval.entity import EntityReader
 from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
 from graphrag.retrieval.models import ContextResult, EntityPage, GraphResult, SearchResult
 from graphrag.retrieval.search import Mode, PackSearch
-from graphrag.server.budget import ResponseTooLarge, fit_items, fit_list, largest_fitting
+from graphrag.server.budget import fit_items, fit_list, largest_fitting
 from graphrag.server.context import Services, services
 from graphrag.server.errors import coded
 from graphrag.server.observing import current_observation
 from graphrag.server.paging import EntityPager, Format
 from graphrag.server.schemas import add_tool
+from graphrag.server.visibility import Indexed, caller_view, current_reader, stale
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 MAX_HITS = 50
@@ -53,7 +55,12 @@ def pack_search(
     """Entities for a query, best first, each saying why (matched: linked, text, vector, graph; via: the path).
     Hits that do not fit the response budget even with shortened summaries are counted in `omitted`."""
     found = services(ctx)
-    result = _search(found).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
+    view = caller_view(found)
+    result = _search(found, view).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
+    if view.readable:
+        left_out = stale(found, view, (Indexed(h.id, h.pack, h.path, h.sha256) for h in result.results))
+        result.results = [hit for hit in result.results if hit.id not in left_out]
+        result.stale = sorted(left_out)
     observed = current_observation()
     if observed is not None:
         observed.stamp_search(result, mode)
@@ -74,7 +81,10 @@ def pack_context(
     """What a multi-hop answer needs in one call: entities (named first, each with why), the typed paths
     connecting them, and the body passages that best match the question (path, line range and sha256 to cite)."""
     found = services(ctx)
-    result = PackContext(found.graph, _search(found)).build(question, packs, kinds)
+    view = caller_view(found)
+    result = PackContext(found.graph, _search(found, view)).build(question, packs, kinds)
+    if view.readable:
+        _leave_out_stale(found, view, result)
     observed = current_observation()
     if observed is not None:
         observed.stamp_context(result)
@@ -98,8 +108,20 @@ def _fit_context(result: ContextResult, budget: int) -> ContextResult:
     raise AssertionError("unreachable: the loop returns or raises at kept == 0")
 
 
-def _search(found: Services) -> PackSearch:
-    return PackSearch(found.graph, found.embedder, found.vectors, found.snapshot)
+def _leave_out_stale(found: Services, view: View, result: ContextResult) -> None:
+    """Entities whose team file changed in GitHub go, with their passages and the paths through them."""
+    left_out = stale(found, view, (Indexed(e.id, e.pack, e.path, e.sha256) for e in result.entities))
+    if not left_out:
+        return
+    files = {(e.path, e.sha256) for e in result.entities if e.id in left_out}
+    result.entities = [e for e in result.entities if e.id not in left_out]
+    result.passages = [p for p in result.passages if (p.path, p.sha256) not in files]
+    result.paths = [p for p in result.paths if not left_out & set(p[::2])]
+    result.stale = sorted(left_out)
+
+
+def _search(found: Services, view: View) -> PackSearch:
+    return PackSearch(found.graph, found.embedder, found.vectors, found.snapshot, view.hidden)
 
 
 @coded
@@ -124,7 +146,7 @@ def pack_graph(
 ) -> GraphResult:
     """The typed-link neighbourhood of an entity, shortest paths to another, or where a chain of relations leads."""
     found = services(ctx)
-    result = PackGraph(found.graph, found.relations).explore(
+    result = PackGraph(found.graph, found.relations, caller_view(found).hidden).explore(
         id, _clamp(depth, 1, MAX_DEPTH), relations, direction, _clamp(limit, 1, MAX_NODES), to, path
     )
     others = len(result.nodes) - 1
@@ -156,4 +178,5 @@ def pack_get(
 ) -> EntityPage:
     """The whole entity: frontmatter, body, and its links both ways with a preview of the other end."""
     found = services(ctx)
-    return EntityPager(EntityReader(found.graph), found.settings.graphrag_response_budget_bytes).get(id, cursor, format)
+    page = EntityPager(current_reader(found), found.settings.graphrag_response_budget_bytes).get(id, cursor, format)
+    return page

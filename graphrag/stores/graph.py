@@ -87,8 +87,12 @@ class GraphStore(Store):
         )
         return [record.data() for record in records]
 
-    def write(self, name: str, **params: Any) -> None:
-        self._driver.execute_query(query(name).body, params, routing_=RoutingControl.WRITE, database_=self._database)
+    def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """A write in one transaction; returns what the query returns (most return nothing)."""
+        records, _, _ = self._driver.execute_query(
+            query(name).body, params, routing_=RoutingControl.WRITE, database_=self._database
+        )
+        return [record.data() for record in records]
 
     def run_auto_commit(self, name: str, **params: Any) -> None:
         """For ``CALL { } IN TRANSACTIONS``, which cannot run inside a managed transaction."""

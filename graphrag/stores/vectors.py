@@ -217,6 +217,8 @@ class VectorStore(Store):
             payloads += [point.payload for point in points]
             rows += [point.vector for point in points]
             if offset is None:
+                if not rows:  # a collection with no point yet (every file of its packs was rejected)
+                    return embedder, [], np.zeros((0, 0), dtype=np.float32)
                 return embedder, payloads, np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
 
     @_retry_transient

@@ -21,6 +21,7 @@ def example_graph(graph: GraphStore, run_ingest) -> GraphStore:  # type: ignore[
     report: IngestReport = run_ingest(EXAMPLES / "space-missions")
     assert report.errors == []
     ensure_memory_schema(graph)
+    graph.ensure_schema("github_schema")  # as the server does at start
     save(graph, "analysts", True, "notes", NewRecord(content="Apollo 11 landed in the Sea of Tranquility.",
                                                      scope="project", source="pack", source_id=MEMORY_ABOUT))  # fmt: skip
     return graph

@@ -83,6 +83,12 @@ async def test_token_of_a_missing_or_inactive_project_is_refused_by_every_tool(h
         "pack_context": {"question": "x"},
         "pack_graph": {"id": "X"},
         "pack_get": {"id": "X"},
+        "github_connect": {"user_token": "x"},
+        "connect_source": {"repository": "acme/handbook"},
+        "reindex_source": {"source": "github:acme/handbook"},
+        "disconnect_source": {"source": "github:acme/handbook"},
+        "get_document": {"source": "github:acme/handbook", "filename": "a.md"},
+        "put_document": {"source": "github:acme/handbook", "filename": "a.md", "content": "x", "sha": None},
     }
     async with Client(http_url, auth=token) as bound:
         assert set(calls) | {"validate_memory", "run_archivist"} == {t.name for t in await bound.list_tools()}

@@ -32,6 +32,12 @@ VALID = {  # arguments each tool accepts, to which one bad argument is added
     "save_memory": {"content": "x"},
     "validate_memory": {"source_id": "x"},
     "run_archivist": {},
+    "github_connect": {"user_token": "x"},
+    "connect_source": {"repository": "acme/handbook"},
+    "reindex_source": {"source": "github:acme/handbook"},
+    "disconnect_source": {"source": "github:acme/handbook"},
+    "get_document": {"source": "github:acme/handbook", "filename": "a.md"},
+    "put_document": {"source": "github:acme/handbook", "filename": "a.md", "content": "x", "sha": None},
 }
 
 
@@ -83,7 +89,7 @@ def surrogate_cases(tools: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
 
 async def test_a_lone_surrogate_in_any_string_argument_is_invalid(example: Client[Any]) -> None:
     cases = surrogate_cases(await example.list_tools())
-    assert len(cases) == 39  # every text argument of the eight tools, lists also as lists
+    assert len(cases) == 53  # every text argument of the fourteen tools, lists also as lists
     for tool, arguments in cases:
         message = await error(example, tool, arguments)
         assert message.startswith("invalid_argument: ") and "lone UTF-16 surrogate" in message, (tool, message)

@@ -9,7 +9,8 @@ import jsonschema
 import pytest
 from pydantic import BaseModel
 
-from graphrag.server.budget import ResponseTooLarge, largest_fitting, wire_bytes
+from graphrag.errors import ResponseTooLarge
+from graphrag.server.budget import largest_fitting, wire_bytes
 from graphrag.server.schemas import compact_nullables
 
 

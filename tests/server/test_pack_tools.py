@@ -55,6 +55,7 @@ async def test_search_filters_and_clamps(example: Client[Any]) -> None:
     assert (await call(example, "pack_search", query="rocket", packs=["space-missions"], kinds=["nothing"])) == {
         "results": [],
         "omitted": 0,
+        "stale": [],
     }
     message = await error(example, "pack_search", query="rocket", packs=["no-such-pack"])
     assert message == "invalid_argument: unknown packs: no-such-pack; known packs: space-missions"

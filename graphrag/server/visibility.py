@@ -1,0 +1,103 @@
+"""What the caller of this request may see of team sources, and whether a team hit is still GitHub's file.
+
+Every pack tool starts from ``caller_view``: team packs the caller may not read now are hidden from every
+retriever, walk and preview (GitHub is asked on each call, so lost access closes them at the next one).
+Before a team hit is returned, ``stale`` compares its indexed file with GitHub's current tree: a file
+changed since it was indexed is left out (and said so), and the source is queued for re-indexing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastmcp.server.dependencies import get_access_token
+
+from graphrag.errors import GraphRagError
+from graphrag.github.sources import Grant, View
+from graphrag.retrieval.entity import EntityReader, EntityWindow
+from graphrag.server.access import verified_account
+from graphrag.server.context import Services
+from ingest.team_mirror import is_current, mirror_root, mirrored, synced_head
+
+STALE = "changed in GitHub since it was indexed (a reindex is queued); read it live with get_document"
+log = logging.getLogger(__name__)
+
+
+def caller_view(found: Services) -> View:
+    return found.teams.view(verified_account(get_access_token()))
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """A hit as the index holds it: whose file, at which path, with which content hash."""
+
+    id: str
+    pack: str
+    path: str
+    sha256: str
+
+
+def stale(found: Services, view: View, hits: Iterable[Indexed]) -> set[str]:
+    """Ids of team hits whose file GitHub no longer has as indexed."""
+    by_pack: dict[str, list[Indexed]] = {}
+    for hit in hits:
+        if hit.pack in view.readable:
+            by_pack.setdefault(hit.pack, []).append(hit)
+    out: set[str] = set()
+    for pack, indexed in by_pack.items():
+        grant = view.readable[pack]
+        root = mirror_root(found.settings, grant.source)
+        try:
+            changed = _changed(found, grant, root, indexed)
+        except GraphRagError:  # GitHub cannot say now: nothing of this source is served as current
+            log.warning("github: a team source's files could not be compared; its hits are left out", exc_info=True)
+            changed = {hit.id for hit in indexed}
+        if changed:
+            found.indexer.enqueue(grant.source)
+        out |= changed
+    return out
+
+
+def _changed(found: Services, grant: Grant, root: Path, hits: list[Indexed]) -> set[str]:
+    """One small answer (the default branch's commit) when the mirror holds that commit; else the tree."""
+    app = found.teams.app
+    head = app.head(grant.token)
+    if head is not None and head == synced_head(root):
+        return {hit.id for hit in hits if not mirrored(root, hit.path, hit.sha256)}
+    tree = app.tree(grant.token, head) if head is not None else {}
+    return {
+        hit.id
+        for hit in hits
+        if not is_current(root, hit.path, hit.sha256, tree.get(grant.source.repository_path(hit.path)))
+    }
+
+
+class VisibleEntities(EntityReader):
+    """``pack_get``'s and ``pack://``'s reader for this caller: an entity of a hidden pack is not found, links
+    to one are not listed, and a team entity whose file changed in GitHub is refused, not served stale."""
+
+    def __init__(self, found: Services, view: View) -> None:
+        super().__init__(found.graph, view.hidden)
+        self._found = found
+        self._view = view
+
+    def read(self, entity_id: str, offset: int, length: int) -> EntityWindow:
+        window = super().read(entity_id, offset, length)
+        page = window.page
+        if page.pack in self._view.readable:
+            hit = Indexed(page.id, page.pack, page.path or "", page.sha256 or "")
+            if stale(self._found, self._view, [hit]):
+                raise GraphRagError(f"entity {page.id!r}: its file {STALE}", code="document_changed")
+        return window
+
+
+def current_reader(found: Services) -> EntityReader:
+    return VisibleEntities(found, caller_view(found))
+
+
+def team_repositories(found: Services) -> list[str]:
+    """The repositories whose files the caller's memory records may name (``github:owner/repo/...``)."""
+    return sorted({grant.source.repository for grant in caller_view(found).readable.values()})

@@ -1,0 +1,83 @@
+"""``POST /github/webhook``: GitHub's push deliveries queue the team sources of the pushed repository.
+
+A delivery counts only when its ``X-Hub-Signature-256`` is the HMAC SHA-256 of the body under
+``GITHUB_WEBHOOK_SECRET`` (compared in constant time) and its ``X-GitHub-Delivery`` id was never seen:
+a replayed delivery is refused, even one correctly signed. Only pushes to the default branch index
+anything; the answer comes at once (GitHub waits 10 s at most) and the indexing runs in the background.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import re
+from collections.abc import Callable
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from graphrag.server.context import Services
+
+MAX_BODY_BYTES = 25 * 2**20  # GitHub caps deliveries at 25 MB
+DELIVERY = re.compile(r"^[A-Za-z0-9-]{1,100}$")
+log = logging.getLogger(__name__)
+
+
+class _Repository(BaseModel):
+    full_name: str
+    default_branch: str
+
+
+class _Push(BaseModel):
+    ref: str
+    repository: _Repository
+
+
+class Webhook:
+    """Checks, deduplicates and routes deliveries; ``opened`` gives the server's stores (None before start)."""
+
+    def __init__(self, secret: str | None, opened: Callable[[], Services | None]) -> None:
+        self._secret = secret.encode() if secret else None
+        self._opened = opened
+
+    async def receive(self, request: Request) -> JSONResponse:
+        if self._secret is None:
+            return _answer(404, "not_found", "this server takes no GitHub webhooks (GITHUB_WEBHOOK_SECRET is unset)")
+        declared = int(request.headers.get("content-length") or 0)
+        if declared > MAX_BODY_BYTES:
+            return _answer(413, "invalid_argument", "the delivery is larger than GitHub sends")
+        body = await request.body()
+        expected = "sha256=" + hmac.new(self._secret, body, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(expected.encode(), request.headers.get("x-hub-signature-256", "").encode()):
+            log.warning("github webhook: a delivery with a missing or wrong signature was refused")
+            return _answer(401, "forbidden", "the signature does not match")
+        delivery = request.headers.get("x-github-delivery", "")
+        if not DELIVERY.fullmatch(delivery):
+            return _answer(400, "invalid_argument", "X-GitHub-Delivery is missing or malformed")
+        found = self._opened()
+        if found is None:
+            return _answer(503, "unavailable", "the server is starting")
+        if not found.graph.write("github_delivery_once", id=delivery)[0]["first"]:
+            log.warning("github webhook: a replayed delivery was refused")
+            return _answer(409, "forbidden", "this delivery was already received")
+        event = request.headers.get("x-github-event", "")
+        if event != "push":
+            return JSONResponse({"status": "ignored", "event": event[:50]}, status_code=202)
+        try:
+            push = _Push.model_validate(json.loads(body))
+        except (ValueError, ValidationError):
+            return _answer(400, "invalid_argument", "the push payload is not GitHub's")
+        if push.ref != f"refs/heads/{push.repository.default_branch}":
+            return JSONResponse({"status": "ignored", "queued": []}, status_code=202)
+        queued = [s for s in found.teams.sources() if s.repository == push.repository.full_name]
+        for source in queued:
+            found.indexer.enqueue(source)
+        log.info("github webhook: push queued %d team sources", len(queued))
+        return JSONResponse({"status": "queued", "queued": [s.id for s in queued]}, status_code=202)
+
+
+def _answer(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
