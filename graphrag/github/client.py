@@ -13,10 +13,12 @@ import logging
 import re
 import time
 from datetime import datetime
-from typing import Literal
+from typing import Literal, TypeVar
 from urllib.parse import quote
 
+import httpx
 from githubkit import AppAuthStrategy, GitHub, TokenAuthStrategy
+from githubkit.auth import BaseAuthStrategy
 from githubkit.exception import RateLimitExceeded, RequestError, RequestFailed
 from githubkit.utils import UNSET
 from githubkit.versions.latest.models import ContentFile
@@ -29,6 +31,7 @@ log = logging.getLogger(__name__)
 
 Access = Literal["write", "read", "none"]
 TokenPermission = Literal["read", "write"]
+Auth = TypeVar("Auth", bound=BaseAuthStrategy)
 REPOSITORY = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$")
 # GitHub's permission names, from most to least: admin and maintain can write, triage only reads.
 WRITES = frozenset({"admin", "maintain", "write"})
@@ -120,23 +123,43 @@ class GitHubApp:
         if settings.github_app_id is None or settings.github_app_private_key is None:
             raise GitHubNotConfigured("team sources need GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY")
         self._base_url = settings.github_api_url
-        self._app = GitHub(
-            AppAuthStrategy(settings.github_app_id, settings.github_app_private_key.get_secret_value()),
-            base_url=self._base_url,
-            auto_retry=False,
-            http_cache=False,
+        self._pool = _KeptOpen()
+        self._app = self._client(
+            AppAuthStrategy(settings.github_app_id, settings.github_app_private_key.get_secret_value())
         )
+        self._installations: dict[str, int] = {}  # repository -> the App's installation on it (not a permission)
+
+    def _client(self, auth: Auth) -> GitHub[Auth]:
+        return GitHub(auth, base_url=self._base_url, auto_retry=False, http_cache=False, transport=self._pool)
 
     def _as(self, token: RepositoryToken) -> GitHub[TokenAuthStrategy]:
-        return GitHub(TokenAuthStrategy(token.token), base_url=self._base_url, auto_retry=False, http_cache=False)
+        return self._client(TokenAuthStrategy(token.token))
 
     def repository_token(self, repository: str, permission: TokenPermission) -> RepositoryToken:
-        """A fresh token for ``repository`` alone, with contents ``permission`` (and metadata read)."""
+        """A fresh token for ``repository`` alone, with contents ``permission`` (and metadata read). The
+        installation id is remembered; when GitHub no longer knows it (the App was reinstalled), it is asked
+        again once."""
         owner, repo = parse_repository(repository)
+        known = self._installations.get(repository)
+        try:
+            return self._token(repository, known or self._installation(owner, repo, repository), permission)
+        except GitHubForbidden:
+            if known is None:
+                raise
+            self._installations.pop(repository, None)
+            return self._token(repository, self._installation(owner, repo, repository), permission)
+
+    def _installation(self, owner: str, repo: str, repository: str) -> int:
+        with _answers("installation", repository):
+            found = self._app.rest.apps.get_repo_installation(owner, repo).parsed_data.id
+        self._installations[repository] = found
+        return found
+
+    def _token(self, repository: str, installation: int, permission: TokenPermission) -> RepositoryToken:
+        repo = repository.split("/")[1]
         with _answers("installation token", repository):
-            installation = self._app.rest.apps.get_repo_installation(owner, repo).parsed_data
             issued = self._app.rest.apps.create_installation_access_token(
-                installation.id,
+                installation,
                 data={"repositories": [repo], "permissions": {"contents": permission, "metadata": "read"}},
             ).parsed_data
         return RepositoryToken(
@@ -146,7 +169,7 @@ class GitHubApp:
     def login_of(self, user_token: str) -> GitHubAccount:
         """Who a user access token (from the App's user authorisation) belongs to; the token is not kept."""
         with _answers("user", "the authenticated user"):
-            user = GitHub(TokenAuthStrategy(user_token), base_url=self._base_url, auto_retry=False, http_cache=False)
+            user = self._client(TokenAuthStrategy(user_token))
             found = user.rest.users.get_authenticated().parsed_data
         return GitHubAccount(login=found.login, id=found.id)
 
@@ -257,6 +280,14 @@ def app_of(settings: Settings) -> GitHubApp | None:
     if settings.github_app_id is None or settings.github_app_private_key is None:
         return None
     return GitHubApp(settings)
+
+
+class _KeptOpen(httpx.HTTPTransport):
+    """One connection pool for all of the App's calls: githubkit closes its client after every request, and
+    with it the transport, which would cost a new connection (a TLS handshake) per request."""
+
+    def close(self) -> None:
+        return None
 
 
 class _answers:

@@ -42,7 +42,6 @@ from pydantic import BaseModel
 
 APP_ID = "4242"
 BRANCH = "main"
-INSTALLATION_ID = 77
 NOW = "2026-01-01T00:00:00Z"
 INLINE_BYTES = 1024 * 1024  # the contents API sends larger files with encoding "none" and no content
 
@@ -94,6 +93,7 @@ class GitHubDouble:
     permissions: dict[tuple[str, str], str] = field(default_factory=dict)  # (repo, login) -> admin/write/read
     tokens: dict[str, Token] = field(default_factory=dict)
     token_lifetime: timedelta = timedelta(hours=1)
+    installation_id: int = 77  # the App's installation; a reinstall gives a new one
     rate_limited: bool = False
     requests: list[str] = field(default_factory=list)
     url: str = ""
@@ -168,6 +168,8 @@ def _validated(model: type[BaseModel], body: dict[str, Any]) -> bytes:
 
 class _Handler(BaseHTTPRequestHandler):
     double: GitHubDouble
+    protocol_version = "HTTP/1.1"  # keep-alive, as GitHub serves: clients may pool connections
+    disable_nagle_algorithm = True  # headers and body are two writes: on a kept-alive connection, no 40 ms stall
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the tests read ``double.requests`` instead."""
@@ -211,12 +213,12 @@ class _Handler(BaseHTTPRequestHandler):
     def _route(self, method: str) -> None:
         double = self.double
         double.requests.append(f"{method} {self.path}")
+        length = int(self.headers.get("Content-Length") or 0)  # read whole first: the connection is kept open
+        request = json.loads(self.rfile.read(length) or b"{}")
         if double.rate_limited:
             reset = str(int((datetime.now(UTC) + timedelta(minutes=5)).timestamp()))
             headers = {"x-ratelimit-remaining": "0", "x-ratelimit-limit": "5000", "x-ratelimit-reset": reset}
             return self._error(403, "API rate limit exceeded", headers)
-        length = int(self.headers.get("Content-Length") or 0)
-        request = json.loads(self.rfile.read(length) or b"{}")
         if match := re.fullmatch(r"/repos/([^/]+)/([^/]+)/contents/([^?]+)(\?.*)?", self.path):
             ref = parse_qs(urlsplit(self.path).query).get("ref", [None])[0]
             if method == "PUT":
@@ -420,12 +422,12 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(404, "Not Found")
         owner = account(repository.split("/")[0], 9000)
         body = {
-            "id": INSTALLATION_ID,
+            "id": self.double.installation_id,
             "account": owner,
             "repository_selection": "selected",
-            "access_tokens_url": f"{self.double.url}/app/installations/{INSTALLATION_ID}/access_tokens",
+            "access_tokens_url": f"{self.double.url}/app/installations/{self.double.installation_id}/access_tokens",
             "repositories_url": f"{self.double.url}/installation/repositories",
-            "html_url": f"https://github.com/settings/installations/{INSTALLATION_ID}",
+            "html_url": f"https://github.com/settings/installations/{self.double.installation_id}",
             "app_id": int(APP_ID),
             "target_id": 9000,
             "target_type": "Organization",
@@ -445,7 +447,9 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(401, "A JSON web token could not be decoded")
         names = request.get("repositories") or []
         owned = [name for name in self.double.repositories if name.split("/")[1] in names]
-        if installation != INSTALLATION_ID or len(names) != 1 or len(owned) != 1:
+        if installation != self.double.installation_id:
+            return self._error(404, "Not Found")
+        if len(names) != 1 or len(owned) != 1:
             return self._error(422, "a token is scoped to exactly one repository of the installation")
         value = "ghs_" + secrets.token_hex(18)
         expires = datetime.now(UTC).replace(microsecond=0) + self.double.token_lifetime

@@ -44,6 +44,18 @@ def test_every_call_asks_github_again(github_settings: Settings, github: GitHubD
     assert len(asked) == 2 and len(github.tokens) == 2
 
 
+def test_the_installation_is_asked_once_and_again_after_a_reinstall(
+    github_settings: Settings, github: GitHubDouble
+) -> None:
+    app = GitHubApp(github_settings)
+    for _ in range(3):
+        app.repository_token(REPOSITORY, "read")
+    github.installation_id = 78  # the App was uninstalled and installed again
+    assert app.access(REPOSITORY, READER) == "read"
+    lookups = [line for line in github.requests if line.endswith(f"/repos/{REPOSITORY}/installation")]
+    assert (len(lookups), len(github.tokens)) == (2, 4)
+
+
 def test_an_expired_token_is_refused_by_the_double(github_settings: Settings, github: GitHubDouble) -> None:
     app = GitHubApp(github_settings)
     token = app.repository_token(REPOSITORY, "read")
