@@ -17,6 +17,7 @@ from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
+from graphrag.github.client import RepositoryToken
 from graphrag.github.sources import Source, TeamSources
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorUpdate
@@ -43,15 +44,16 @@ class Indexer:
         self._worker: threading.Thread | None = None
         self._indexing = threading.Lock()  # one source at a time: a mirror is never synced by two threads
 
-    def reindex(self, source: Source) -> IngestReport:
-        """Brings the source's pack to GitHub's default branch now (only changed blobs are downloaded)."""
+    def reindex(self, source: Source, token: RepositoryToken | None = None) -> IngestReport:
+        """Brings the source's pack to GitHub's default branch now (only changed blobs are downloaded);
+        ``token``, a read token for the source's repository a caller's grant holds, saves asking for one."""
         with self._indexing:
-            return self._index(source)
+            return self._index(source, token)
 
-    def _index(self, source: Source) -> IngestReport:
+    def _index(self, source: Source, token: RepositoryToken | None = None) -> IngestReport:
         started = time.perf_counter()
         root = mirror_root(self._settings, source)
-        token = self._sources.app.repository_token(source.repository, "read")
+        token = token or self._sources.app.repository_token(source.repository, "read")
         done = sync(self._sources.app, token, source, root)
         report = self._ingest(source, root)
         report.errors[:0] = done.problems

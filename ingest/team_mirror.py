@@ -110,11 +110,11 @@ def mirrored(root: Path, relative: str, sha256: str) -> bool:
 
 def is_current(root: Path, relative: str, sha256: str, github: TreeFile | None) -> bool:
     """Whether the indexed version (content hash ``sha256``) of a mirrored file is ``github``, GitHub's one."""
-    path = root / relative
-    if github is None or not path.is_file():
-        return False
-    content = path.read_bytes()
-    return hashlib.sha256(content).hexdigest() == sha256 and blob_sha(content) == github.sha
+    return (
+        github is not None
+        and mirrored(root, relative, sha256)
+        and blob_sha((root / relative).read_bytes()) == github.sha
+    )
 
 
 def remove_mirror(root: Path) -> None:

@@ -176,13 +176,12 @@ class GitHubApp:
     def head(self, token: RepositoryToken) -> str | None:
         """The default branch's commit sha now (one small answer); None for an empty repository."""
         owner, repo = parse_repository(token.repository)
-        with _answers("head", token.repository, none_on_409=True) as answer:
+        with _answers("head", token.repository, absent_on=409) as answer:  # 409: the repository is empty
             client = self._as(token)
             found = client.request(
                 "GET", f"/repos/{owner}/{repo}/commits/HEAD", headers={"Accept": "application/vnd.github.sha"}
             )
-            answer.found = True
-        if not answer.found:
+        if not answer.answered:
             return None
         sha = found.text.strip()
         if not re.fullmatch(r"[0-9a-f]{40}", sha):
@@ -268,11 +267,10 @@ class GitHubApp:
         ``token`` (one for ``repository``) saves asking for a new one."""
         token = token or self.repository_token(repository, "read")
         owner, repo = parse_repository(repository)
-        with _answers("collaborator permission", repository, none_on_404=True) as answer:
+        with _answers("collaborator permission", repository, absent_on=404) as answer:  # 404: no access
             client = self._as(token)  # held here: githubkit's namespaces only weakly reference their client
             found = client.rest.repos.get_collaborator_permission_level(owner, repo, login).parsed_data
-            answer.access = access_of(found.permission)
-        return answer.access
+        return access_of(found.permission) if answer.answered else "none"
 
 
 def app_of(settings: Settings) -> GitHubApp | None:
@@ -298,17 +296,16 @@ class _answers:
         call: str,
         repository: str,
         *,
-        none_on_404: bool = False,
-        none_on_409: bool = False,
+        absent_on: int | None = None,
         missing: str | None = None,
         conflict: str | None = None,
     ) -> None:
-        """``missing``: the ``not_found`` message a 404 means (else the App cannot reach the repository);
+        """``absent_on``: the status that means "nothing there", an answer of its own (``answered`` stays
+        False); ``missing``: the ``not_found`` message a 404 means (else the App cannot reach the repository);
         ``conflict``: the ``conflict`` message a 409 or 422 means (a write's stale or missing sha)."""
-        self.call, self.repository, self.none_on_404, self.none_on_409 = call, repository, none_on_404, none_on_409
+        self.call, self.repository, self.absent_on = call, repository, absent_on
         self.missing, self.conflict = missing, conflict
-        self.access: Access = "none"
-        self.found = False
+        self.answered = False
 
     def __enter__(self) -> _answers:
         self._started = time.perf_counter()
@@ -318,25 +315,24 @@ class _answers:
         ms = round((time.perf_counter() - self._started) * 1000)
         if error is None:
             log.info("github %s for %s: ok in %d ms", self.call, self.repository, ms)
+            self.answered = True
             return False
         if isinstance(error, RateLimitExceeded):
             log.warning("github %s for %s: rate limited after %d ms", self.call, self.repository, ms)
             raise GitHubRateLimited(f"GitHub's rate limit is reached; retry after {error.retry_after}") from None
-        if isinstance(error, RequestFailed) and error.response.status_code == 404:
+        status = error.response.status_code if isinstance(error, RequestFailed) else None
+        if status is not None and status == self.absent_on:
+            log.info("github %s for %s: %d in %d ms", self.call, self.repository, status, ms)
+            return True
+        if status == 404:
             log.info("github %s for %s: 404 in %d ms", self.call, self.repository, ms)
-            if self.none_on_404:
-                self.access = "none"
-                return True
             if self.missing is not None:
                 raise GitHubNotFound(self.missing) from None
             raise GitHubForbidden(f"the GitHub App cannot reach {self.repository}") from None
-        if isinstance(error, RequestFailed) and error.response.status_code == 409 and self.none_on_409:
-            log.info("github %s for %s: empty repository in %d ms", self.call, self.repository, ms)
-            return True
-        if isinstance(error, RequestFailed) and error.response.status_code in (409, 422) and self.conflict:
+        if status in (409, 422) and self.conflict:
             log.info("github %s for %s: conflict in %d ms", self.call, self.repository, ms)
             raise GitHubConflict(self.conflict) from None
-        if isinstance(error, RequestFailed) and error.response.status_code in (401, 403):
+        if status in (401, 403):
             log.warning("github %s for %s: refused after %d ms", self.call, self.repository, ms)
             raise GitHubForbidden(f"GitHub refused the App for {self.repository}") from None
         if isinstance(error, RequestError | RequestFailed):

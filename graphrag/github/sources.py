@@ -10,17 +10,15 @@ without a verified HTTP account (stdio, loopback without tokens) is the local ow
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from typing import Literal
 
 from graphrag.errors import GraphRagError, InvalidArgument, NotFound, echo
 from graphrag.github.client import Access, GitHubApp, GitHubForbidden, RepositoryToken, parse_repository
+from graphrag.names import MAX_ID_LENGTH, is_valid_id
 from graphrag.names import TEAM_PACK_PREFIX as PREFIX
 from graphrag.stores.graph import GraphStore
 
-MAX_FOLDER = 300
-_FOLDER_PART = re.compile(r"^[\w.\- ]+$")
 Need = Literal["read", "write"]
 log = logging.getLogger(__name__)
 
@@ -53,17 +51,19 @@ class Source:
 
 
 def source_of(repository: str, folder: str | None = None) -> Source:
-    """``owner/repo`` and an optional folder (``packs/handbook``), checked: a folder is relative, without
-    ``..``, hidden parts or control characters."""
+    """``owner/repo`` and an optional folder (``packs/handbook``), checked: the source's id must be a valid
+    pack id (the one id rule), and no part of the folder empty or hidden (``..`` included)."""
     parse_repository(repository)
     cleaned = (folder or "").strip("/")
-    if len(cleaned) > MAX_FOLDER:
-        raise InvalidArgument(f"a source folder is at most {MAX_FOLDER} characters")
-    parts = cleaned.split("/") if cleaned else []
-    for part in parts:
-        if not _FOLDER_PART.fullmatch(part) or part.startswith(".") or part.strip() != part:
-            raise InvalidArgument(f"source folder {echo(cleaned)!r}: each part is a plain, visible folder name")
-    return Source(repository, "/".join(parts))
+    source = Source(repository, cleaned)
+    if any(not part or part.startswith(".") for part in cleaned.split("/") if cleaned) or not (
+        is_valid_id(source.id) and len(source.id) <= MAX_ID_LENGTH
+    ):
+        raise InvalidArgument(
+            f"source folder {echo(cleaned)!r}: give visible folder names of letters, digits and . _ - "
+            f"(the source's id is at most {MAX_ID_LENGTH} characters)"
+        )
+    return source
 
 
 def parse_source(name: str) -> Source:

@@ -103,8 +103,9 @@ def connect_source(
     the pack github:owner/repo[/folder]. Installing the App gives no one access: GitHub is asked for yours."""
     found = services(ctx)
     source = source_of(repository, path)
-    found.teams.connect_source(caller_account(), source)
-    return _fitted(source.id, found.indexer.reindex(source), found.settings.graphrag_response_budget_bytes)
+    grant = found.teams.connect_source(caller_account(), source)
+    report = found.indexer.reindex(source, grant.token)
+    return _fitted(source.id, report, found.settings.graphrag_response_budget_bytes)
 
 
 @coded
@@ -116,7 +117,8 @@ def reindex_source(
     """Indexes a connected source again now (only files whose blob changed are downloaded)."""
     found = services(ctx)
     grant = found.teams.authorise(caller_account(), parse_source(source), "read")
-    return _fitted(grant.source.id, found.indexer.reindex(grant.source), found.settings.graphrag_response_budget_bytes)
+    report = found.indexer.reindex(grant.source, grant.token)
+    return _fitted(grant.source.id, report, found.settings.graphrag_response_budget_bytes)
 
 
 @coded

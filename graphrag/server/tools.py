@@ -178,5 +178,4 @@ def pack_get(
 ) -> EntityPage:
     """The whole entity: frontmatter, body, and its links both ways with a preview of the other end."""
     found = services(ctx)
-    page = EntityPager(current_reader(found), found.settings.graphrag_response_budget_bytes).get(id, cursor, format)
-    return page
+    return EntityPager(current_reader(found), found.settings.graphrag_response_budget_bytes).get(id, cursor, format)

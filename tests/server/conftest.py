@@ -71,3 +71,21 @@ async def example(run_ingest, client_for) -> AsyncIterator[Client[Any]]:  # type
     run_ingest(EXAMPLES / "space-missions")
     async with client_for() as client:
         yield client
+
+
+VALID: dict[str, dict[str, Any]] = {  # arguments each tool accepts (tests add one bad argument, or a bad token)
+    "pack_search": {"query": "rocket"},
+    "pack_context": {"question": "rocket"},
+    "pack_graph": {"id": "SM.MISSION.LUNA9"},
+    "pack_get": {"id": "SM.MISSION.LUNA9"},
+    "search": {"query": "x"},
+    "save_memory": {"content": "x"},
+    "validate_memory": {"source_id": "x"},
+    "run_archivist": {},
+    "github_connect": {"user_token": "x"},
+    "connect_source": {"repository": "acme/handbook"},
+    "reindex_source": {"source": "github:acme/handbook"},
+    "disconnect_source": {"source": "github:acme/handbook"},
+    "get_document": {"source": "github:acme/handbook", "filename": "a.md"},
+    "put_document": {"source": "github:acme/handbook", "filename": "a.md", "content": "x", "sha": None},
+}

@@ -20,25 +20,9 @@ from graphrag.errors import ECHO_CHARS
 from graphrag.server.app import create_server
 from graphrag.server.errors import ERROR_BYTES
 from tests.conftest import EXAMPLES
-from tests.server.conftest import write_entity
+from tests.server.conftest import VALID, write_entity
 
 HUGE = "a" * 100_000
-VALID = {  # arguments each tool accepts, to which one bad argument is added
-    "pack_search": {"query": "rocket"},
-    "pack_context": {"question": "rocket"},
-    "pack_graph": {"id": "SM.MISSION.LUNA9"},
-    "pack_get": {"id": "SM.MISSION.LUNA9"},
-    "search": {"query": "x"},
-    "save_memory": {"content": "x"},
-    "validate_memory": {"source_id": "x"},
-    "run_archivist": {},
-    "github_connect": {"user_token": "x"},
-    "connect_source": {"repository": "acme/handbook"},
-    "reindex_source": {"source": "github:acme/handbook"},
-    "disconnect_source": {"source": "github:acme/handbook"},
-    "get_document": {"source": "github:acme/handbook", "filename": "a.md"},
-    "put_document": {"source": "github:acme/handbook", "filename": "a.md", "content": "x", "sha": None},
-}
 
 
 async def error(client: Client[Any], tool: str, arguments: dict[str, Any]) -> str:
