@@ -48,7 +48,7 @@ from graphrag.evaluation.contract import (
     Split,
     Stratum,
 )
-from graphrag.evaluation.recording import RETRIEVAL_MODE_KEY, FoundEntity
+from graphrag.evaluation.recording import RETRIEVAL_MODE_KEY, SEARCH_CONFIG_KEY, FoundEntity
 from graphrag.evaluation.spans import utf16_length
 from graphrag.stores.graph import GraphStore
 
@@ -81,10 +81,13 @@ class Question(BaseModel):
     type: Literal["single-hop", "multi-hop"]
     naming: Literal["number", "id", "title", "description"]
     language: str = Field(min_length=1)
+    hops: int = Field(default=1, ge=1, description="Typed steps from the start (multi-hop questions).")
+    corpus: str = Field(default="", exclude=True)  # the question file's stem, set when loaded
 
     @property
     def groups(self) -> tuple[str, ...]:
-        return ("all", f"{self.type}/{self.naming}", f"lang:{self.language}")
+        kind = f"{self.type}/{self.naming}" + (f"/{self.hops}hops" if self.hops > 1 else "")
+        return ("all", f"{self.corpus}:{kind}", f"{self.corpus}:lang:{self.language}")
 
     @property
     def stratum(self) -> Stratum:
@@ -159,17 +162,20 @@ async def context_rankings(files: dict[Path, QuestionFile]) -> dict[str, list[st
     return rankings
 
 
-def record(mode: str, files: dict[Path, QuestionFile], config: Path, out_dir: Path) -> tuple[Arm, Corpus]:
-    """One `graphrag eval record` per question file, merged into one arm and corpus for the mode."""
+def record(arm_spec: str, files: dict[Path, QuestionFile], config: Path, out_dir: Path) -> tuple[Arm, Corpus]:
+    """One `graphrag eval record` per question file, merged into one arm and corpus. ``arm_spec`` is a
+    mode, or ``LABEL=FILE``: hybrid ranked with that search configuration."""
+    mode, _, search_file = arm_spec.partition("=")
     arms: list[Arm] = []
     sources: dict[str, Source] = {}
     for path, f in files.items():
         arm_file, corpus_file = out_dir / f"arm-{path.stem}-{mode}.json", out_dir / f"corpus-{path.stem}-{mode}.json"
         args = ["eval", "record", str(path), "--config", str(config), "--out", str(arm_file)]
         args += ["--corpus-out", str(corpus_file), "--label", mode, "--limit", str(DEPTH)]
-        args += (["--mode", mode] if mode != DEFAULT else []) + (["--pack", f.pack] if f.pack else [])
+        args += ["--mode", mode] if mode in MODES and mode != DEFAULT else ["--search-config", search_file]
+        args += ["--pack", f.pack] if f.pack else []
         if subprocess.run(cli(*args), check=False).returncode != 0:
-            sys.exit(f"graphrag eval record failed for mode {mode} on {path}")
+            sys.exit(f"graphrag eval record failed for {mode} on {path}")
         arms.append(Arm.model_validate_json(arm_file.read_bytes()))
         for source in Corpus.model_validate_json(corpus_file.read_bytes()).sources:
             sources.setdefault(source.source_id, source)
@@ -250,7 +256,7 @@ def experiment(
         maximum_precision_loss=0.02,
         maximum_answer_loss=0.02,
         context_budget=Settings().graphrag_response_budget_bytes,
-        may_differ=[f"reranker.{RETRIEVAL_MODE_KEY}"],
+        may_differ=[f"reranker.{RETRIEVAL_MODE_KEY}", f"reranker.{SEARCH_CONFIG_KEY}"],
     )
     queries = [
         Query(
@@ -313,17 +319,25 @@ def print_report(report: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("questions", nargs="+", type=Path, help="Question files (JSON).")
-    parser.add_argument("--modes", default="vector,text,hybrid", help=f"Comma-separated, of {', '.join(MODES)}.")
-    parser.add_argument("--baseline", help="The mode the others are compared with (default: the first).")
+    parser.add_argument(
+        "--modes",
+        default="vector,text,hybrid",
+        help=f"Comma-separated, of {', '.join(MODES)}, or LABEL=FILE: hybrid with that search configuration.",
+    )
+    parser.add_argument("--baseline", help="The mode or label the others are compared with (default: the first).")
     parser.add_argument("--out-dir", type=Path, help="Where arms, inputs and reports go (default: a temp dir).")
     parser.add_argument("--context", action="store_true", help=f"Also score {CONTEXT_TOOL}'s entities.")
     args = parser.parse_args()
-    modes = list(dict.fromkeys(m.strip() for m in args.modes.split(",") if m.strip()))
-    baseline = args.baseline or next(iter(modes), "")
-    if set(modes) - set(MODES) or baseline not in modes:
-        parser.error(f"--modes takes {', '.join(MODES)}, and --baseline must be one of them")
+    specs = list(dict.fromkeys(m.strip() for m in args.modes.split(",") if m.strip()))
+    labels = {spec.partition("=")[0]: spec for spec in specs}
+    baseline = args.baseline or next(iter(labels), "")
+    if any(spec not in MODES and "=" not in spec for spec in specs) or baseline not in labels:
+        parser.error(f"--modes takes {', '.join(MODES)} or LABEL=FILE, and --baseline must be one of them")
     registered_at = datetime.now(UTC)  # the policy's constants are fixed before any arm is recorded
     files = {path: QuestionFile.model_validate_json(path.read_bytes()) for path in args.questions}
+    for path, f in files.items():
+        for q in f.queries:
+            q.corpus = path.stem
     questions = [q for f in files.values() for q in f.queries]
     repeated = sorted(i for i, n in Counter(q.query_id for q in questions).items() if n > 1)
     if repeated:
@@ -334,7 +348,8 @@ def main() -> None:
     rankings = {CONTEXT: asyncio.run(context_rankings(files))} if args.context else {}  # before record opens Qdrant
     config = out_dir / "config.json"
     config.write_text(json.dumps(CONFIG, indent=2) + "\n", encoding="utf-8")
-    recorded = {mode: record(mode, files, config, out_dir) for mode in modes}
+    recorded = {label: record(spec, files, config, out_dir) for label, spec in labels.items()}
+    modes = list(labels)
     if len({arm.corpus_snapshot_id for arm, _ in recorded.values()}) > 1:
         sys.exit("the store changed between the modes' recordings; run again on a quiet store")
     for mode, (arm, _) in recorded.items():

@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     qdrant_api_key: SecretStr | None = None
     graphrag_embedder: str = DEFAULT_EMBEDDER
     graphrag_response_budget_bytes: int = Field(default=32_000, ge=MIN_BUDGET_BYTES)
+    graphrag_search_config: Path | None = Field(
+        default=None, description="A search configuration (JSON) to rank with; unset: the built-in default."
+    )
     graphrag_tokens_file: Path | None = Field(
         default=None, description="Projects and bearer tokens for HTTP access (docs/memory.md)."
     )

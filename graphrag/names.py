@@ -11,6 +11,8 @@ import re
 import unicodedata
 from typing import Literal
 
+from anyascii import anyascii
+
 Script = Literal["latin", "cyrillic", "cjk"]
 
 # An id: letters of any script, digits and `. _ : / -`, no spaces.
@@ -45,7 +47,7 @@ CJK_RUN = re.compile(f"([{CJK_CHARS}]+)")
 STOP_WORDS = frozenset(
     """
     a an and are as at be by do does did for from how i in is it of on or our so the this that to us we what when
-    where which who why with you your about
+    where which who why with you your about into but if no not such their then there these they was will
     а в во да же и из или к как ко ли на над не нас наш наша наше наши но о об от по под при про с со так там
     то тот у что это эта эти где когда кто мы вы они он она оно я ну бы был была были есть чем чтобы для
     的 了 是 在 我 我们 你 他 她 它 和 与 或 吗 呢 怎么 如何 什么 哪 这 那
@@ -66,7 +68,25 @@ def fold(text: str) -> str:
 def name_tokens(text: str) -> list[str]:
     """The tokens that identify a name, whatever its separators: ``PEP-0008``, ``pep 8`` and ``Pep8`` all
     give ``['pep', '8']`` (numbers lose leading zeros); CJK text gives one token per character."""
-    return [t.lstrip("0") or "0" if t.isdigit() else t for t in _NAME_TOKEN.findall(fold(text))]
+    return [_number(t) if t.isdigit() else t for t in _NAME_TOKEN.findall(fold(text))]
+
+
+def name_token_spans(text: str) -> list[tuple[str, int, int]]:
+    """``name_tokens`` of ``text`` with where each stands in it (start, end), to read how a name was written."""
+    return [
+        (_number(t) if t.isdigit() else t, m.start(), m.end())
+        for m in _NAME_TOKEN.finditer(text)
+        for t in [fold(m.group())]
+    ]
+
+
+def _number(token: str) -> str:
+    return token.lstrip("0") or "0"
+
+
+def transliterated(text: str) -> str:
+    """``text`` in Latin letters (``Юрий Гагарин`` -> ``Yuriy Gagarin``), so names match across scripts."""
+    return anyascii(text)
 
 
 def is_valid_id(value: str) -> bool:

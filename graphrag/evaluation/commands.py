@@ -192,6 +192,12 @@ def import_labels(experiment: Path, labels: Path, key: Path) -> None:
     type=click.Choice(["hybrid", "vector", "text"]),
     help="pack_search's retrieval mode; recorded as config reranker.retrievalMode. Default: the tool's own.",
 )
+@click.option(
+    "--search-config",
+    "search_file",
+    type=existing_file,
+    help="Rank with this search configuration (JSON, as GRAPHRAG_SEARCH_CONFIG); recorded as reranker.searchConfig.",
+)
 @_guarded
 def record(
     queries: Path,
@@ -203,24 +209,28 @@ def record(
     packs: tuple[str, ...],
     kinds: tuple[str, ...],
     mode: str | None,
+    search_file: Path | None,
 ) -> None:
     """Run QUERIES through this service's pack_search and write the ranked hits as an arm.
 
     QUERIES is a JSON list of {"queryId", "text"} (or a file with a "queries" list, such as an
-    experiment). The embedder's id is added to the config's models, and --mode (passed to
-    pack_search) to its reranker section as retrievalMode, so two arms can differ in that key
-    alone. Answers are left empty: fill them from your generation step before `compare`. Needs
-    Neo4j and ingested packs.
+    experiment). The embedder's id is added to the config's models, --mode (passed to pack_search)
+    to its reranker section as retrievalMode, and --search-config as searchConfig (the search
+    configuration's digest), so two arms can differ in those keys alone: record one arm per search
+    configuration and compare them. Answers are left empty: fill them from your generation step
+    before `compare`. Needs Neo4j and ingested packs.
 
     \b
     Example:
         graphrag eval record queries.json --config baseline-config.json --out baseline.json
         graphrag eval record queries.json --config baseline-config.json --out text.json --mode text
+        graphrag eval record queries.json --config baseline-config.json --out tuned.json --search-config tuned.json
     """
     import asyncio
 
     from graphrag.config import Settings
-    from graphrag.evaluation.recording import QueryFile, with_retrieval_mode
+    from graphrag.evaluation.recording import RETRIEVAL_MODE_KEY, SEARCH_CONFIG_KEY, QueryFile, with_reranker
+    from graphrag.retrieval.config import DEFAULT, SearchConfig
     from graphrag.server.recording import record_arm
 
     raw = json.loads(queries.read_text(encoding="utf-8"))
@@ -229,8 +239,11 @@ def record(
     search: dict[str, Any] = {"limit": limit, "packs": list(packs) or None, "kinds": list(kinds) or None}
     if mode is not None:  # unset, the tool's default applies and the config says nothing about it
         search["mode"] = mode
-        config = with_retrieval_mode(config, mode)
-    arm, corpus = asyncio.run(record_arm(Settings(), query_file.queries, config, label, search))
+        config = with_reranker(config, RETRIEVAL_MODE_KEY, mode)
+    settings = Settings(graphrag_search_config=search_file) if search_file else Settings()
+    ranking = SearchConfig.load(search_file) if search_file else DEFAULT
+    config = with_reranker(config, SEARCH_CONFIG_KEY, ranking.digest())
+    arm, corpus = asyncio.run(record_arm(settings, query_file.queries, config, label, search))
     out.write_text(arm.model_dump_json(indent=2) + "\n", encoding="utf-8")
     if corpus_out is not None:
         corpus_out.write_text(corpus.model_dump_json(indent=2) + "\n", encoding="utf-8")

@@ -23,6 +23,7 @@ from graphrag.evaluation.spans import utf16_length
 
 EMBEDDER_KEY = "embedder"
 RETRIEVAL_MODE_KEY = "retrievalMode"
+SEARCH_CONFIG_KEY = "searchConfig"
 
 
 class RecordQuery(BaseModel):
@@ -53,10 +54,11 @@ class FoundEntity:
         return f"{self.title}. {self.summary}" if self.summary else self.title
 
 
-def with_retrieval_mode(config: dict[str, Any], mode: str) -> dict[str, Any]:
-    """The config with ``reranker.retrievalMode`` set: the contract has no retriever section, and the
-    reranker's is the ranking stage, so arms recorded with different modes differ in that key alone."""
-    return {**config, "reranker": {**config.get("reranker", {}), RETRIEVAL_MODE_KEY: mode}}
+def with_reranker(config: dict[str, Any], key: str, value: str) -> dict[str, Any]:
+    """The config with ``reranker.<key>`` set: the contract has no retriever section, and the reranker's
+    is the ranking stage, so arms recorded with different modes or search configurations differ in that
+    key alone."""
+    return {**config, "reranker": {**config.get("reranker", {}), key: value}}
 
 
 def snapshot_id(content_hashes: Iterable[tuple[str, str]]) -> str:

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from graphrag.retrieval.vocabulary import Step
+
 Evidence = Literal["linked", "text", "vector", "graph"]
 
 
@@ -26,14 +28,16 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Query:
-    """One question as every retriever sees it; ``seeds`` are the entities the graph walk starts from
-    (weight each), filled by the fusion from the other retrievers' best candidates."""
+    """One question as every retriever sees it; ``seeds`` are the entities the graph walks start from
+    (weight each) and ``steps`` the typed steps the question asks for (``guidance``), both filled by the
+    search from the other retrievers' answers."""
 
     text: str
     limit: int
     packs: Sequence[str] | None = None
     kinds: Sequence[str] | None = None
     seeds: dict[str, float] = field(default_factory=dict)
+    steps: tuple[frozenset[Step], ...] = ()
     hidden: frozenset[str] = frozenset()  # packs the caller may not see: no candidate from them, no walk through
 
 

@@ -10,23 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from graphrag.retrieval.config import ContextConfig
 from graphrag.retrieval.lexical import PassageHit, PassageSearch
 from graphrag.retrieval.models import ContextEntity, ContextPassage, ContextResult
 from graphrag.retrieval.search import PackSearch
 from graphrag.stores.graph import GraphStore
 
-CONTEXT_ENTITIES = 10
-MAX_PASSAGES = 12
-
 
 class PackContext:
-    def __init__(self, graph: GraphStore, search: PackSearch) -> None:
+    def __init__(self, graph: GraphStore, search: PackSearch, config: ContextConfig) -> None:
         self._graph = graph
         self._search = search
+        self._config = config
         self._passages = PassageSearch(graph)
 
     def build(self, question: str, packs: Sequence[str] | None, kinds: Sequence[str] | None) -> ContextResult:
-        ranking = self._search.rank(question, CONTEXT_ENTITIES, packs, kinds, "hybrid")
+        ranking = self._search.rank(question, self._config.entities, packs, kinds, "hybrid")
         ranked = ranking.hits
         rows = {row["id"]: row for row in self._graph.read("search_entities", ids=[r.id for r in ranked])}
         entities = [
@@ -61,10 +60,10 @@ class PackContext:
         per_entity = self._passages.ranked(question, ids)
         chosen: list[PassageHit] = []
         depth = 0
-        while len(chosen) < MAX_PASSAGES and any(len(hits) > depth for hits in per_entity.values()):
+        most = self._config.passages
+        while len(chosen) < most and any(len(hits) > depth for hits in per_entity.values()):
             chosen += [hits[depth] for i in ids if len(hits := per_entity.get(i, [])) > depth]
             depth += 1
         return [
-            ContextPassage(id=p.id, path=p.path, lines=p.lines, sha256=p.sha256, text=p.text)
-            for p in chosen[:MAX_PASSAGES]
+            ContextPassage(id=p.id, path=p.path, lines=p.lines, sha256=p.sha256, text=p.text) for p in chosen[:most]
         ]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from graphrag.names import Script, query_words, script_of
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
-from graphrag.retrieval.fusion import reciprocal_rank
+from graphrag.retrieval.fusion import Ranked, reciprocal_rank
 from graphrag.retrieval.snapshot import GraphCopy
 from graphrag.stores.graph import GraphStore
 
@@ -85,11 +85,10 @@ class TextSearch:
 
     evidence: Evidence = "text"
 
-    def __init__(
-        self, graph: GraphStore, units: tuple[tuple[str, str], ...] = (("retrieval_text", "entity_text"),)
-    ) -> None:
+    def __init__(self, graph: GraphStore, k: int) -> None:
+        """``k``: the fusion's rank constant, for the lists of several language indexes."""
         self._graph = graph
-        self._units = units
+        self._k = k
 
     def retrieve(self, query: Query) -> list[Candidate]:
         text = TextQuery.of(query.text)
@@ -112,7 +111,8 @@ class TextSearch:
         ]
         if len(rankings) == 1:
             return rankings[0]
-        return [Candidate(i, score) for i, score in reciprocal_rank(rankings, [1.0] * len(rankings))][: query.limit]
+        fused = reciprocal_rank([Ranked(ranking, 1.0) for ranking in rankings], self._k)
+        return [Candidate(i, score) for i, score in fused][: query.limit]
 
 
 @dataclass(frozen=True)

@@ -1,50 +1,84 @@
-"""Entity linking: the entities a question names, by id in any common spelling or by exact title or alias.
+"""Entity linking: the entities a question names, each with how sure the link is.
 
-Every name is reduced to its ``name_tokens`` (case, width, separators and leading zeros gone, CJK one
-token per character), so ``PEP 8``, ``pep-0008`` and ``PEP-0008`` are one key, and a title is found as
-a phrase anywhere in the question. The question's tokens are scanned left to right, taking the longest
-known name at each position (``Style Guide for Python Code`` before ``Python``). A name shared by several
-entities links none of them. Derived from the data alone: no per-pack rules.
+Every name (id, title, alias, and their Latin transliteration) is reduced to its ``name_tokens``, so
+``PEP 8``, ``pep-0008`` and ``Юрий Гагарин`` / ``Yuriy Gagarin`` are found as phrases anywhere in the
+question; the longest known name wins at each position, and a name several entities share links none.
+
+A match is not yet a reference: ``python3``, ``file`` or ``make`` are ids and ordinary words at once. So
+each link carries a confidence, measured in this corpus rather than set by rule: how few *other*
+entities' text holds the phrase (``1 - ln(1 + others) / ln(1 + entities)``; a name every entity
+mentions is a word). A question that writes a name the way only a reference would, quoted, or an id
+shaped like one (``PEP 513`` for ``PEP-0513``, never ``Python 3`` for ``python3``), is sure whatever
+the counts say. Single words of many-word names (a surname) link too, when one entity alone has them.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from graphrag.names import STOP_WORDS, name_tokens
+from graphrag.names import STOP_WORDS, name_token_spans, name_tokens, script_of, transliterated
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.config import LinkingConfig
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
+from graphrag.stores.graph import GraphStore
 
 MAX_QUERY_CHARS = 4000  # names are looked for in a question's first 4,000 characters
-MAX_NAME_TOKENS = 24  # longer titles are not looked for as phrases (a question rarely quotes them whole)
+_OPENING_QUOTES = "\"'`«“‘„"
+_CLOSING_QUOTES = "\"'`»”’“"
+_ID_WORD_BREAK = re.compile(r"[\s._:/\-]+")
+_INDEXES = {"latin": "entity_text", "cyrillic": "entity_text_ru", "cjk": "entity_text_cjk"}
 
 
 @dataclass(frozen=True)
 class NameTable:
-    """Name key (tokens joined by a space) -> the one entity row it names; ``longest`` bounds the scan."""
+    """Name key (tokens joined by a space) -> the one entity row it names; ``partial`` holds the single
+    words of many-word names that one entity alone has. ``frequency`` caches how many entities' text
+    holds a key (the table is rebuilt, and the cache with it, whenever the graph changes)."""
 
     rows: dict[str, int]
+    partial: dict[str, int]
+    id_keys: dict[int, str]
     longest: int
+    entities: int
+    frequency: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, copy: GraphCopy) -> NameTable:
+    def of(cls, copy: GraphCopy, config: LinkingConfig) -> NameTable:
         owners: dict[str, set[int]] = defaultdict(set)
+        words: dict[str, set[int]] = defaultdict(set)
         entities = copy.entities
+        id_keys: dict[int, str] = {}
         for row, entity_id in enumerate(entities.ids):
             if entities.missing[row]:
                 continue
+            id_keys[row] = " ".join(name_tokens(entity_id))
             for name in (entity_id, entities.titles[row], *entities.aliases[row]):
-                tokens = name_tokens(name)
-                if _distinctive(tokens):
-                    owners[" ".join(tokens)].add(row)
+                spellings = {name, transliterated(name)} if config.transliterate else {name}
+                for spelling in spellings:
+                    tokens = name_tokens(spelling)
+                    if _distinctive(tokens, config.max_name_tokens):
+                        owners[" ".join(tokens)].add(row)
+                    if config.partial_names and len(tokens) > 1:
+                        for word in tokens:
+                            if _distinctive([word], 1) and len(word) >= config.min_partial_chars:
+                                words[word].add(row)
         rows = {key: next(iter(found)) for key, found in owners.items() if len(found) == 1}
-        return cls(rows=rows, longest=max((key.count(" ") + 1 for key in rows), default=0))
+        partial = {w: next(iter(f)) for w, f in words.items() if len(f) == 1 and w not in owners}
+        return cls(
+            rows=rows,
+            partial=partial,
+            id_keys=id_keys,
+            longest=max((key.count(" ") + 1 for key in rows), default=0),
+            entities=int((~entities.missing).sum()),
+        )
 
 
-def _distinctive(tokens: list[str]) -> bool:
-    """A name worth linking: not too long to be quoted, and not a lone stop word, number or short word."""
-    if not tokens or len(tokens) > MAX_NAME_TOKENS:
+def _distinctive(tokens: list[str], most: int) -> bool:
+    """A name worth looking for: not too long to be quoted, and not a lone stop word, number or short word."""
+    if not tokens or len(tokens) > most:
         return False
     if len(tokens) > 1:
         return any(not t.isdigit() for t in tokens)
@@ -52,33 +86,141 @@ def _distinctive(tokens: list[str]) -> bool:
     return not word.isdigit() and word not in STOP_WORDS and len(word) >= 3
 
 
+@dataclass(frozen=True)
+class Mention:
+    """Where a question names an entity: its row, the key that matched and the span of the question."""
+
+    row: int
+    key: str
+    start: int
+    end: int
+    partial: bool
+
+
 class EntityLinker:
-    """The ``linked`` retriever: named entities in the order the question names them."""
+    """The ``linked`` retriever: named entities in the order the question names them, each scored by the
+    link's confidence (0..1)."""
 
     evidence: Evidence = "linked"
 
-    def __init__(self, snapshot: GraphSnapshot) -> None:
+    def __init__(self, graph: GraphStore, snapshot: GraphSnapshot, config: LinkingConfig) -> None:
+        self._graph = graph
         self._snapshot = snapshot
+        self._config = config
+
+    def mentions(self, text: str) -> list[Mention]:
+        """Every name the question uses, left to right, the longest at each position."""
+        table = self._table()
+        question = text[:MAX_QUERY_CHARS]
+        spans = name_token_spans(question)
+        found = _scan(table, spans)
+        if self._config.transliterate:
+            latin = [(t, s, e) for token, s, e in spans for t in _latin(token)]
+            if latin != spans:
+                seen = {m.row for m in found}
+                found += [m for m in _scan(table, latin) if m.row not in seen]
+        return sorted(found, key=lambda m: m.start)
+
+    def span_of(self, text: str, entity_id: str) -> tuple[int, int] | None:
+        """Where the question first names that entity (character offsets)."""
+        index = self._snapshot.current().entities.index
+        row = index.get(entity_id)
+        return next(((m.start, m.end) for m in self.mentions(text) if m.row == row), None)
 
     def retrieve(self, query: Query) -> list[Candidate]:
-        table: NameTable = self._snapshot.derived("names", NameTable.of)
+        table = self._table()
         entities = self._snapshot.current().entities
-        tokens = name_tokens(query.text[:MAX_QUERY_CHARS])
-        found: dict[int, None] = {}
-        start = 0
-        while start < len(tokens):
-            for length in range(min(table.longest, len(tokens) - start), 0, -1):
-                row = table.rows.get(" ".join(tokens[start : start + length]))
-                if row is not None:
-                    found.setdefault(row, None)
-                    start += length
-                    break
-            else:
-                start += 1
-        kept = [
-            row
-            for row in found
-            if (query.packs is None or entities.packs[row] in query.packs)
-            and (query.kinds is None or entities.kinds[row] in query.kinds)
+        mentions = [
+            m
+            for m in self.mentions(query.text)
+            if (query.packs is None or entities.packs[m.row] in query.packs)
+            and (query.kinds is None or entities.kinds[m.row] in query.kinds)
         ]
-        return [Candidate(entities.ids[row], 1.0) for row in kept[: query.limit]]
+        self._count(table, [m.key for m in mentions])
+        best: dict[int, float] = {}
+        for mention in mentions:
+            sure = self._confidence(table, mention, query.text, entities.ids[mention.row])
+            best[mention.row] = max(best.get(mention.row, 0.0), sure)
+        return [Candidate(entities.ids[row], score) for row, score in best.items() if score > 0][: query.limit]
+
+    def _table(self) -> NameTable:
+        config = self._config
+        table: NameTable = self._snapshot.derived(f"names:{config!r}", lambda copy: NameTable.of(copy, config))
+        return table
+
+    def _confidence(self, table: NameTable, mention: Mention, text: str, entity_id: str) -> float:
+        surface = text[mention.start : mention.end]
+        if _quoted(text, mention.start, mention.end):
+            return 1.0
+        if not mention.partial and table.id_keys.get(mention.row) == mention.key and _written_as_id(surface, entity_id):
+            return 1.0
+        if mention.partial and not _written_as_name(text, mention.start):
+            return 0.0
+        others = max(0, table.frequency.get(mention.key, 0) - 1)  # the entity's own text holds its name
+        return max(0.0, 1.0 - math.log1p(others) / math.log1p(max(table.entities, 1)))
+
+    def _count(self, table: NameTable, keys: list[str]) -> None:
+        """How many entities' text holds each new key, read in one query (cached with the table)."""
+        phrases = [
+            {"key": key, "index": _INDEXES[script_of(key) or "latin"], "lucene": f'"{key}"'}
+            for key in dict.fromkeys(keys)
+            if key not in table.frequency
+        ]
+        if not phrases:
+            return
+        for row in self._graph.read("retrieval_name_frequency", phrases=phrases, cap=self._config.frequency_cap):
+            table.frequency[row["key"]] = int(row["entities"])
+
+
+def _scan(table: NameTable, spans: list[tuple[str, int, int]]) -> list[Mention]:
+    found: list[Mention] = []
+    position = 0
+    tokens = [t for t, _, _ in spans]
+    while position < len(tokens):
+        for length in range(min(table.longest, len(tokens) - position), 0, -1):
+            key = " ".join(tokens[position : position + length])
+            row = table.rows.get(key)
+            if row is not None:
+                found.append(Mention(row, key, spans[position][1], spans[position + length - 1][2], False))
+                position += length
+                break
+        else:
+            row = table.partial.get(tokens[position])
+            if row is not None:
+                found.append(Mention(row, tokens[position], spans[position][1], spans[position][2], True))
+            position += 1
+    return found
+
+
+def _latin(token: str) -> list[str]:
+    return [token] if token.isascii() else name_tokens(transliterated(token)) or [token]
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    return start > 0 and end < len(text) and text[start - 1] in _OPENING_QUOTES and text[end] in _CLOSING_QUOTES
+
+
+def _written_as_name(text: str, start: int) -> bool:
+    """A single word taken from a longer name stands for it only when written as a name: capitalised,
+    and not merely because it opens a sentence (``Gagarin``, not ``debugger`` or ``Added``)."""
+    before = text[:start].rstrip()
+    return text[start].isupper() and bool(before) and before[-1] not in ".!?:;\"'«“"
+
+
+def _written_as_id(surface: str, entity_id: str) -> bool:
+    """The question writes an id-shaped id (digits, separators or capitals, not a plain word) without
+    splitting any of its words: ``PEP 513`` or ``pep513`` for ``PEP-0513``, but not ``Python 3`` for
+    ``python3``, where the space makes two words of one."""
+    if not any(c.isdigit() or c in "._:/-" or c.isupper() for c in entity_id):
+        return False
+    return _breaks(surface) <= _breaks(entity_id)
+
+
+def _breaks(text: str) -> set[int]:
+    """After how many name tokens each word of ``text`` ends (word = run between separators or spaces)."""
+    ends: set[int] = set()
+    count = 0
+    for word in _ID_WORD_BREAK.split(text.strip()):
+        count += len(name_tokens(word))
+        ends.add(count)
+    return ends

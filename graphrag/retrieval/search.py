@@ -1,42 +1,58 @@
 """``pack_search``: rank entities by one retriever (``vector``, ``text``) or by all of them fused (``hybrid``).
 
-Hybrid, in order: the entities the question names (linking); the best text and vector candidates; a
-walk over the typed links from the named entities; then weighted reciprocal rank fusion of text, vector
-and graph, named entities first. When the question names an entity, the walk's list weighs most (a
-multi-hop question starts there). When it names none, text and vector alone decide: walking from their
-best hits measured worse on single-hop questions (docs/mcp.md). Text weighs by how well the question's
-script matches the packs' (an English question over English packs: fully; a Russian one: little, and
-meaning, the multilingual vector, takes over).
+Hybrid, shaped by a ``SearchConfig``:
+
+1. the names the question uses, each linked with a confidence (``linking``); a sure one is a start;
+2. the lists that read the question itself (text, vector), in the configured order;
+3. the typed steps the question asks for, outwards from the named start (``guidance``);
+4. the lists that walk from the starts (``walk``: a random walk; ``chain``: the typed steps). A start is
+   a sure name; when the question names none but asks for relation steps, its best hits so far are the
+   starts, each as sure as its fused score is close to the best one's;
+5. weighted reciprocal rank fusion of every list, each weighing what the configuration says for a
+   question with or without a sure name; starts keep the top places, in order of confidence.
+
+Text weighs by how well the question's script matches the packs' (an English question over English
+packs: fully; a Russian one: little, and meaning, the multilingual vector, takes over).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Protocol
 
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidArgument, name_list
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
-from graphrag.retrieval.fusion import reciprocal_rank
+from graphrag.retrieval.chain import RelationChain
+from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig
+from graphrag.retrieval.fusion import Ranked, reciprocal_rank
+from graphrag.retrieval.guidance import plan
 from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.vectors import VectorIndex
+from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.retrieval.walk import GraphWalk
 from graphrag.stores.graph import GraphStore
 
 Mode = Literal["hybrid", "vector", "text"]
-POOL = 30  # candidates each retriever hands the fusion
-WEIGHTS_NAMED: dict[Evidence, float] = {"text": 0.3, "vector": 0.3, "graph": 1.0}
-WEIGHTS_UNNAMED: dict[Evidence, float] = {"text": 1.0, "vector": 0.3}
-VECTOR_GAIN = 1.0  # the vector list weighs up to this much more when full text cannot match the question's script
-LINKED_BONUS = 1.0  # a named entity's fused score is raised by this, so it ranks first
+
+
+class Retriever(Protocol):
+    """One strategy: candidates best first, at most ``query.limit``, within the query's packs and kinds."""
+
+    evidence: Evidence
+
+    def retrieve(self, query: Query) -> list[Candidate]: ...
+
+
+SEEDED: frozenset[RetrieverName] = frozenset({"walk", "chain"})  # lists that start from the named entities
 
 
 @dataclass(frozen=True)
-class Ranked:
+class Hit:
     id: str
     score: float
     matched: list[Evidence]
@@ -47,7 +63,7 @@ class Ranked:
 class Ranking:
     """The best ``hits``, and how many entities the ranking held before it was cut to the limit."""
 
-    hits: list[Ranked]
+    hits: list[Hit]
     available: int
 
 
@@ -74,16 +90,23 @@ class PackSearch:
         embedder: Embedder,
         index: VectorIndex,
         snapshot: GraphSnapshot,
+        vocabulary: RelationVocabulary,
+        config: SearchConfig = DEFAULT,
         hidden: frozenset[str] = frozenset(),
     ) -> None:
         """``hidden``: packs the caller may not see (team sources it may not read now)."""
         self._graph = graph
         self._hidden = hidden
-        self.vector = VectorSearch(embedder, index)
-        self.text = TextSearch(graph)
-        self.linker = EntityLinker(snapshot)
-        self.walk = GraphWalk(snapshot)
+        self._config = config
         self._snapshot = snapshot
+        self._vocabulary = vocabulary
+        self.linker = EntityLinker(graph, snapshot, config.linking)
+        self.retrievers: dict[RetrieverName, Retriever] = {
+            "text": TextSearch(graph, config.fusion.k),
+            "vector": VectorSearch(embedder, index),
+            "walk": GraphWalk(snapshot, config.walk),
+            "chain": RelationChain(snapshot, config.walk),
+        }
 
     def search(
         self,
@@ -119,34 +142,74 @@ class PackSearch:
         if self._hidden:
             packs = [p for p in (packs if packs is not None else self._known()) if p not in self._hidden]
         if mode != "hybrid":
-            retriever = self.vector if mode == "vector" else self.text
+            retriever = self.retrievers[mode]
             found = retriever.retrieve(Query(text, limit, packs, kinds, hidden=self._hidden))
-            return Ranking([Ranked(c.id, c.score, [retriever.evidence]) for c in found], len(found))
-        pool = Query(text, max(POOL, limit), packs, kinds, hidden=self._hidden)
-        linked = self.linker.retrieve(pool)
-        lists: dict[Evidence, list[Candidate]] = {
-            "text": self.text.retrieve(pool),
-            "vector": self.vector.retrieve(pool),
-        }
-        if linked:
-            lists["graph"] = self.walk.retrieve(replace(pool, seeds={c.id: 1.0 for c in linked}))
-        weights = dict(WEIGHTS_NAMED if linked else WEIGHTS_UNNAMED)
-        coverage = self._snapshot.derived("scripts", PackScripts.of).coverage(text, packs)
-        weights["text"] *= coverage
-        weights["vector"] *= 1 + VECTOR_GAIN * (1 - coverage)
-        fused = dict(reciprocal_rank([*lists.values(), linked], [*(weights[e] for e in lists), 0.0]))
-        named = {c.id for c in linked}
-        via = {c.id: c.via for c in lists.get("graph", [])}
-        matched: dict[str, list[Evidence]] = {c.id: ["linked"] for c in linked}
-        for evidence, found in lists.items():
+            return Ranking([Hit(c.id, c.score, [retriever.evidence]) for c in found], len(found))
+        return self._hybrid(Query(text, max(self._config.pool, limit), packs, kinds, hidden=self._hidden), limit)
+
+    def _hybrid(self, pool: Query, limit: int) -> Ranking:
+        config = self._config
+        links = self.linker.retrieve(pool)
+        sure = [c for c in links if c.score >= config.linking.min_confidence]
+        weak = [c for c in links if c.score < config.linking.min_confidence]
+        named = bool(sure)
+        coverage = self._snapshot.derived("scripts", PackScripts.of).coverage(pool.text, pool.packs)
+        lists: dict[RetrieverName, list[Candidate]] = {}
+        for spec in config.retrievers:
+            if spec.name not in SEEDED:
+                lists[spec.name] = self.retrievers[spec.name].retrieve(pool)
+
+        def fused(extra: dict[RetrieverName, list[Candidate]]) -> list[tuple[str, float]]:
+            ranked = [Ranked(found, self._weight(name, named, coverage)) for name, found in {**lists, **extra}.items()]
+            return reciprocal_rank([*ranked, Ranked(weak, config.linking.weak_weight, scaled=True)], config.fusion.k)
+
+        anchor = self.linker.span_of(pool.text, sure[0].id) if sure else None
+        steps = plan(pool.text, self._vocabulary.names(), anchor, config.walk.max_steps)
+        starts = {c.id: c.score for c in sure}  # they rank first, in order of confidence
+        seeds = dict(starts)
+        if steps:
+            seeds.update({c.id: c.score for c in weak if c.id not in seeds})
+            first = [] if sure else fused({})[: config.walk.seed_hits]
+            if first:
+                starts = {first[0][0]: 1.0}
+                seeds.update({i: score / first[0][1] for i, score in first})
+        walked: dict[RetrieverName, list[Candidate]] = {}
+        if seeds:
+            seeded = replace(pool, seeds=seeds, steps=tuple(frozenset(s) for s in steps))
+            for spec in config.retrievers:
+                if spec.name in SEEDED:
+                    walked[spec.name] = self.retrievers[spec.name].retrieve(seeded)
+        scores = dict(fused(walked))
+        for entity, sureness in starts.items():
+            scores[entity] = scores.get(entity, 0.0) + config.fusion.linked_bonus * sureness
+        matched: dict[str, list[Evidence]] = {c.id: ["linked"] for c in links}
+        via: dict[str, list[str]] = {}
+        for name, found in {**lists, **walked}.items():
+            evidence = self.retrievers[name].evidence
             for candidate in found:
-                matched.setdefault(candidate.id, []).append(evidence)
-        ranked = [
-            Ranked(i, score + (LINKED_BONUS if i in named else 0.0), matched[i], via.get(i) if i not in named else None)
-            for i, score in fused.items()
+                kinds = matched.setdefault(candidate.id, [])
+                if evidence not in kinds:
+                    kinds.append(evidence)
+                if candidate.via and candidate.id not in via:
+                    via[candidate.id] = candidate.via
+        hits = [
+            Hit(i, score, matched.get(i, []), via.get(i) if i not in starts else None)
+            for i, score in scores.items()
+            if i in matched
         ]
-        ranked.sort(key=lambda r: (-r.score, r.id))
-        return Ranking(ranked[:limit], len(ranked))
+        hits.sort(key=lambda h: (-h.score, h.id))
+        return Ranking(hits[:limit], len(hits))
+
+    def _weight(self, name: RetrieverName, named: bool, coverage: float) -> float:
+        spec = self._config.spec(name)
+        if spec is None:
+            return 0.0
+        weight = spec.weight_named if named else spec.weight_unnamed
+        if name == "text":
+            return weight * coverage
+        if name == "vector":
+            return weight * (1 + self._config.fusion.vector_gain * (1 - coverage))
+        return weight
 
     def _check_packs(self, packs: Sequence[str]) -> None:
         """An empty answer because a pack filter names no pack is a mistake worth saying."""

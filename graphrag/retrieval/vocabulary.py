@@ -47,6 +47,11 @@ class RelationVocabulary:
         self._refresh()
         return self._types
 
+    def names(self) -> dict[str, Step]:
+        """Every relation name (types and declared inverses) with the step it walks."""
+        self._refresh()
+        return self._names
+
     def resolve(self, name: str) -> Step:
         """``part_of``, ``^part_of``, ``has_part`` (a declared inverse), ``partOf`` or ``PART_OF`` -> a step."""
         self._refresh()

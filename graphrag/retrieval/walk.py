@@ -1,11 +1,12 @@
 """Graph expansion: a random walk with restart (personalised PageRank) from the seed entities, over the
-typed links in both directions, within two hops of a seed.
+typed links in both directions, within ``hops`` of a seed.
 
 A link's weight is how specific its relation type is, ``ln((N + 1) / touched)`` where ``touched`` counts
 the entities the type links and ``N`` those any type links: a type that links almost everything (PEP
-``mentions``) weighs little beside ``superseded_by``. A type the question names (``superseded`` for
-``superseded_by``/``supersedes``) weighs ``NAMED_BOOST`` times more. All of it is computed from the
-graph and the relation names, never from per-pack lists.
+``mentions``) weighs little beside ``superseded_by``. A type the question asks for, in the direction it
+asks for (``guidance``), weighs ``guided_boost`` times more; a step into an entity of degree ``d`` weighs
+``d^-degree_damping``, so a hub passes on what it receives instead of flooding its neighbourhood. All of
+it is computed from the graph and the question, never from per-pack lists.
 """
 
 from __future__ import annotations
@@ -16,17 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from graphrag.names import name_tokens, relation_of_type
+from graphrag.names import relation_of_type
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.config import WalkConfig
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
-
-HOPS = 2
-RESTART = 0.3  # the walk returns to a seed this often: most of the mass stays within two hops
-ITERATIONS = 20
-MIN_TYPE_WEIGHT = 0.05
-NAMED_BOOST = 4.0
-STEM = 5  # a question word names a relation when they share their first five letters (superseded ~ supersedes)
-_LINKING_WORDS = frozenset({"by", "of", "to", "in", "on", "for", "from", "with", "has", "is"})
 
 Floats = npt.NDArray[np.float64]
 
@@ -40,10 +34,10 @@ class Adjacency:
     types: npt.NDArray[np.int64]
     forward: npt.NDArray[np.bool_]
     type_weights: Floats
-    type_stems: list[set[str]]
+    type_names: list[str]
 
     @classmethod
-    def of(cls, copy: GraphCopy) -> Adjacency:
+    def of(cls, copy: GraphCopy, min_type_weight: float) -> Adjacency:
         links = copy.links
         count = len(copy.entities.ids)
         sources = np.concatenate([links.sources, links.targets])
@@ -54,62 +48,68 @@ class Adjacency:
         offsets = np.zeros(count + 1, dtype=np.int64)
         np.cumsum(np.bincount(sources, minlength=count), out=offsets[1:])
         linked = len(np.unique(np.concatenate([links.sources, links.targets])))
-        weights = np.full(len(links.type_names), MIN_TYPE_WEIGHT)
+        weights = np.full(len(links.type_names), min_type_weight)
         for t in range(len(links.type_names)):
             of_type = links.types == t
             touched = len(np.unique(np.concatenate([links.sources[of_type], links.targets[of_type]])))
             if touched:
-                weights[t] = max(MIN_TYPE_WEIGHT, math.log((linked + 1) / touched))
-        stems = [
-            {w[:STEM] for w in name_tokens(relation_of_type(name).replace("_", " ")) if w not in _LINKING_WORDS}
-            for name in links.type_names
-        ]
-        return cls(offsets, neighbours, types, forward, weights, stems)
+                weights[t] = max(min_type_weight, math.log((linked + 1) / touched))
+        return cls(offsets, neighbours, types, forward, weights, links.type_names)
 
-    def weights_for(self, question: str) -> Floats:
-        """The type weights, raised for the types whose names the question uses."""
-        words = {w[:STEM] for w in name_tokens(question) if len(w) >= STEM}
-        boost = np.array([NAMED_BOOST if stems & words else 1.0 for stems in self.type_stems])
-        return self.type_weights * boost if len(boost) else self.type_weights
+    @staticmethod
+    def current(snapshot: GraphSnapshot, config: WalkConfig) -> Adjacency:
+        floor = config.min_type_weight
+        adjacency: Adjacency = snapshot.derived(f"adjacency:{floor}", lambda copy: Adjacency.of(copy, floor))
+        return adjacency
+
+    def degree(self, row: int) -> int:
+        return int(self.offsets[row + 1] - self.offsets[row])
+
+    def row(self, row: int) -> tuple[list[int], list[int], list[bool]]:
+        start, end = self.offsets[row], self.offsets[row + 1]
+        return (
+            self.neighbours[start:end].tolist(),
+            self.types[start:end].tolist(),
+            self.forward[start:end].tolist(),
+        )
+
+    def guided(self, query: Query) -> set[tuple[int, bool]]:
+        """(type row, walked forwards) of every step the question asks for."""
+        index = {name: i for i, name in enumerate(self.type_names)}
+        return {(index[s.type], s.forward) for steps in query.steps for s in steps if s.type in index}
 
 
 class GraphWalk:
-    """The ``graph`` retriever: entities the walk from ``query.seeds`` reaches most, with the path that
+    """The ``walk`` retriever: entities the walk from ``query.seeds`` reaches most, with the path that
     brought it there; seeds themselves are left to the retrievers that found them."""
 
     evidence: Evidence = "graph"
 
-    def __init__(self, snapshot: GraphSnapshot) -> None:
+    def __init__(self, snapshot: GraphSnapshot, config: WalkConfig) -> None:
         self._snapshot = snapshot
+        self._config = config
 
     def retrieve(self, query: Query) -> list[Candidate]:
         copy = self._snapshot.current()
-        adjacency: Adjacency = self._snapshot.derived("adjacency", Adjacency.of)
+        adjacency = Adjacency.current(self._snapshot, self._config)
         index = copy.entities.index
-        seeds = {index[i]: w for i, w in query.seeds.items() if i in index}
+        seeds = {index[i]: w for i, w in query.seeds.items() if i in index and w > 0}
         if not seeds:
             return []
-        weights = adjacency.weights_for(query.text)
-        blocked = (
-            {row for row, pack in enumerate(copy.entities.packs) if pack in query.hidden} if query.hidden else set()
-        )
-        nodes, parents = _neighbourhood(adjacency, seeds, weights, blocked)
-        scores = _personalised_pagerank(adjacency, nodes, seeds, weights)
-        entities = copy.entities
+        blocked = _blocked(copy, query)
+        guided = adjacency.guided(query)
+        nodes, parents = _neighbourhood(adjacency, seeds, guided, blocked, self._config)
+        scores = _personalised_pagerank(adjacency, nodes, seeds, guided, self._config)
         ranked = sorted(
             (
                 (score, row)
                 for row, score in zip(nodes, scores, strict=True)
-                if row not in seeds
-                and score > 0
-                and not entities.missing[row]
-                and (query.packs is None or entities.packs[row] in query.packs)
-                and (query.kinds is None or entities.kinds[row] in query.kinds)
+                if row not in seeds and score > 0 and returnable(copy, query, row)
             ),
-            key=lambda item: (-item[0], entities.ids[item[1]]),
+            key=lambda item: (-item[0], copy.entities.ids[item[1]]),
         )
         return [
-            Candidate(entities.ids[row], float(score), _path(copy, parents, row))
+            Candidate(copy.entities.ids[row], float(score), path_to(copy, parents, row))
             for score, row in ranked[: query.limit]
         ]
 
@@ -117,27 +117,45 @@ class GraphWalk:
 Parent = tuple[int, int, bool]  # (previous row, relationship type, walked forwards)
 
 
+def returnable(copy: GraphCopy, query: Query, row: int) -> bool:
+    """A real entity within the query's packs and kinds (placeholders are walked through, never returned)."""
+    entities = copy.entities
+    return (
+        not entities.missing[row]
+        and (query.packs is None or entities.packs[row] in query.packs)
+        and (query.kinds is None or entities.kinds[row] in query.kinds)
+    )
+
+
+def _blocked(copy: GraphCopy, query: Query) -> set[int]:
+    """Rows of packs the caller may not see: never entered."""
+    if not query.hidden:
+        return set()
+    return {row for row, pack in enumerate(copy.entities.packs) if pack in query.hidden}
+
+
+def step_weight(
+    adjacency: Adjacency, rel_type: int, forward: bool, guided: set[tuple[int, bool]], boost: float
+) -> float:
+    weight = float(adjacency.type_weights[rel_type])
+    return weight * boost if (rel_type, forward) in guided else weight
+
+
 def _neighbourhood(
-    adjacency: Adjacency, seeds: dict[int, float], weights: Floats, blocked: set[int]
+    adjacency: Adjacency, seeds: dict[int, float], guided: set[tuple[int, bool]], blocked: set[int], config: WalkConfig
 ) -> tuple[list[int], dict[int, Parent]]:
-    """Rows within ``HOPS`` of a seed, seeds first, and for each the hop that reached it by its most
-    specific relation (the ``via`` of a graph hit); ``blocked`` rows are never entered."""
+    """Rows within ``hops`` of a seed, seeds first, and for each the hop that reached it by its most
+    weighty relation (the ``via`` of a graph hit); ``blocked`` rows are never entered."""
     order = list(seeds)
     parents: dict[int, Parent] = {}
     frontier = list(seeds)
-    for _ in range(HOPS):
+    for _ in range(config.hops):
         best: dict[int, tuple[float, Parent]] = {}
         for row in frontier:
-            start, end = adjacency.offsets[row], adjacency.offsets[row + 1]
-            for neighbour, rel_type, forward in zip(
-                adjacency.neighbours[start:end].tolist(),
-                adjacency.types[start:end].tolist(),
-                adjacency.forward[start:end].tolist(),
-                strict=True,
-            ):
+            for neighbour, rel_type, forward in zip(*adjacency.row(row), strict=True):
                 if neighbour in seeds or neighbour in parents or neighbour in blocked:
                     continue
-                weight = float(weights[rel_type])
+                weight = step_weight(adjacency, rel_type, forward, guided, config.guided_boost)
                 if neighbour not in best or weight > best[neighbour][0]:
                     best[neighbour] = (weight, (row, rel_type, forward))
         for neighbour, (_, parent) in best.items():
@@ -147,22 +165,22 @@ def _neighbourhood(
     return order, parents
 
 
-def _personalised_pagerank(adjacency: Adjacency, nodes: list[int], seeds: dict[int, float], weights: Floats) -> Floats:
+def _personalised_pagerank(
+    adjacency: Adjacency, nodes: list[int], seeds: dict[int, float], guided: set[tuple[int, bool]], config: WalkConfig
+) -> Floats:
     """Visit probabilities of a walk that follows weighted links among ``nodes`` and restarts at a seed."""
     position = {row: i for i, row in enumerate(nodes)}
     sources: list[int] = []
     targets: list[int] = []
-    edge_types: list[int] = []
+    weights: list[float] = []
     for row in nodes:
-        start, end = adjacency.offsets[row], adjacency.offsets[row + 1]
-        for neighbour, rel_type in zip(
-            adjacency.neighbours[start:end].tolist(), adjacency.types[start:end].tolist(), strict=True
-        ):
+        for neighbour, rel_type, forward in zip(*adjacency.row(row), strict=True):
             target = position.get(neighbour)
             if target is not None:
                 sources.append(position[row])
                 targets.append(target)
-                edge_types.append(rel_type)
+                damping = adjacency.degree(neighbour) ** -config.degree_damping
+                weights.append(step_weight(adjacency, rel_type, forward, guided, config.guided_boost) * damping)
     count = len(nodes)
     restart = np.zeros(count)
     for row, weight in seeds.items():
@@ -172,18 +190,18 @@ def _personalised_pagerank(adjacency: Adjacency, nodes: list[int], seeds: dict[i
         return restart
     src = np.array(sources)
     dst = np.array(targets)
-    edge_weight = weights[np.array(edge_types)]
+    edge_weight = np.array(weights)
     out_weight = np.bincount(src, weights=edge_weight, minlength=count)
     step = edge_weight / out_weight[src]
     visits = restart.copy()
-    for _ in range(ITERATIONS):
+    for _ in range(config.iterations):
         moved = np.bincount(dst, weights=visits[src] * step, minlength=count)
         stranded = visits[out_weight == 0].sum()  # a dead end restarts the walk
-        visits = RESTART * restart + (1 - RESTART) * (moved + stranded * restart)
+        visits = config.restart * restart + (1 - config.restart) * (moved + stranded * restart)
     return visits
 
 
-def _path(copy: GraphCopy, parents: dict[int, Parent], row: int) -> list[str]:
+def path_to(copy: GraphCopy, parents: dict[int, Parent], row: int) -> list[str]:
     """``[seed, relation, ..., id]`` as ``pack_graph`` writes paths (``^relation`` walked backwards)."""
     ids = copy.entities.ids
     names = copy.links.type_names

@@ -17,6 +17,7 @@ from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
 from graphrag.memory.schema import ensure_memory_schema
 from graphrag.observations.admission import ObservationPolicy
+from graphrag.retrieval.config import DEFAULT, SearchConfig
 from graphrag.retrieval.vectors import open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.access import load_access
@@ -61,8 +62,10 @@ class StoreLifespan:
         embedder: Embedder | None,
         background: Background | None,
         observations: ObservationRuntime | None,
+        search: SearchConfig,
     ) -> None:
         self._settings = settings
+        self._search = search
         self._embedder = embedder
         self._background = background
         self._observations = observations
@@ -104,7 +107,7 @@ class StoreLifespan:
         except BaseException:
             graph.close()
             raise
-        return Services(self._settings, graph, embedder, vectors, RelationVocabulary(graph))
+        return Services(self._settings, graph, embedder, vectors, RelationVocabulary(graph), self._search)
 
     async def health(self, request: Request) -> JSONResponse:
         """``GET /health`` for load balancers, unauthenticated: ``ok`` (200) or ``unavailable`` naming the store
@@ -128,14 +131,15 @@ def create_server(
     """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model;
     ``background`` runs beside it with the open stores (``graphrag serve --watch`` ingests there).
 
-    A tokens file that cannot be used, or an observations journal configured by halves, raises
-    ``invalid_argument`` here, before anything is served.
+    A tokens file that cannot be used, an observations journal configured by halves, or a search
+    configuration that does not validate raises ``invalid_argument`` here, before anything is served.
     """
+    search = SearchConfig.load(settings.graphrag_search_config) if settings.graphrag_search_config else DEFAULT
     access = load_access(settings.graphrag_tokens_file)
     policy = ObservationPolicy.from_settings(settings)
     dsn = settings.graphrag_observations_dsn
     observations = ObservationRuntime(policy, dsn.get_secret_value()) if policy and dsn else None
-    stores = StoreLifespan(settings, embedder, background, observations)
+    stores = StoreLifespan(settings, embedder, background, observations, search)
     hook = [ObservationHook(observations)] if observations else []
     mcp = FastMCP(
         "graphrag",

@@ -13,6 +13,7 @@ from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.github.client import app_of
 from graphrag.github.sources import TeamSources
+from graphrag.retrieval.config import SearchConfig
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.vectors import VectorIndex
 from graphrag.retrieval.vocabulary import RelationVocabulary
@@ -28,6 +29,7 @@ class Services:
     embedder: Embedder
     vectors: VectorIndex
     relations: RelationVocabulary
+    search: SearchConfig  # what shapes every ranking (GRAPHRAG_SEARCH_CONFIG, or the default)
     snapshot: GraphSnapshot = field(init=False)  # the in-memory graph the retrievers share
     live: LiveIndex = field(init=False)  # this process's own writes (serve --watch, team sources)
     teams: TeamSources = field(init=False)

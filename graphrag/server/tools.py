@@ -82,7 +82,7 @@ def pack_context(
     connecting them, and the body passages that best match the question (path, line range and sha256 to cite)."""
     found = services(ctx)
     view = caller_view(found)
-    result = PackContext(found.graph, _search(found, view)).build(question, packs, kinds)
+    result = PackContext(found.graph, _search(found, view), found.search.context).build(question, packs, kinds)
     if view.readable:
         _leave_out_stale(found, view, result)
     observed = current_observation()
@@ -121,7 +121,9 @@ def _leave_out_stale(found: Services, view: View, result: ContextResult) -> None
 
 
 def _search(found: Services, view: View) -> PackSearch:
-    return PackSearch(found.graph, found.embedder, found.vectors, found.snapshot, view.hidden)
+    return PackSearch(
+        found.graph, found.embedder, found.vectors, found.snapshot, found.relations, found.search, view.hidden
+    )
 
 
 @coded

@@ -1,0 +1,137 @@
+"""Search as configuration: everything that shapes a ranking, in one validated object.
+
+Pool sizes, which retrievers run and how much each list weighs, the fusion, the linking rules and the
+walk settings all live in ``SearchConfig``; the code reads them from here and holds no ranking constant
+of its own. ``DEFAULT`` is the configuration that measured best on corpora it was not tuned on
+(docs/retrieval.md quotes the figures); a deployment may load another one from a JSON file
+(``GRAPHRAG_SEARCH_CONFIG``), and ``graphrag eval record --search-config FILE`` records an arm per file,
+so two configurations are compared with ``graphrag eval compare``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from graphrag.errors import InvalidArgument
+
+RetrieverName = Literal["text", "vector", "walk", "chain"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RetrieverSpec(_Frozen):
+    """One ranked list the fusion takes, and how much it weighs there.
+
+    ``text`` and ``vector`` answer from the question's words; ``walk`` (a random walk with restart) and
+    ``chain`` (the typed relation steps the question asks for) answer from the start entities the others
+    found. A list weighs ``weight_named`` when the question names a start entity with confidence,
+    ``weight_unnamed`` otherwise.
+    """
+
+    name: RetrieverName
+    weight_named: float = Field(ge=0)
+    weight_unnamed: float = Field(ge=0)
+
+
+class LinkingConfig(_Frozen):
+    """When a name in the question is taken as the entity it names."""
+
+    min_confidence: float = Field(
+        default=0.5, ge=0, le=1, description="A name at least this specific links: it ranks first and seeds walks."
+    )
+    weak_weight: float = Field(
+        default=0.3, ge=0, description="A less specific name is one more fused list, weighing this times its sureness."
+    )
+    partial_names: bool = Field(
+        default=True, description="Single words of many-word names (a surname) link, when one entity alone has them."
+    )
+    transliterate: bool = Field(default=True, description="Names match across scripts (Юрий Гагарин ~ Yuri Gagarin).")
+    min_partial_chars: int = Field(default=4, ge=1, description="Shortest single word taken as a partial name.")
+    max_name_tokens: int = Field(default=24, ge=1, description="Longer titles are not looked for as phrases.")
+    frequency_cap: int = Field(
+        default=1000, ge=1, description="Entities counted when measuring how often a name occurs in others' text."
+    )
+
+
+class WalkConfig(_Frozen):
+    """The graph walks: the untyped random walk and the typed relation chain."""
+
+    hops: int = Field(default=2, ge=1, le=4, description="Radius of the random walk around its seeds.")
+    restart: float = Field(default=0.3, gt=0, lt=1, description="How often the random walk returns to a seed.")
+    iterations: int = Field(default=20, ge=1)
+    min_type_weight: float = Field(default=0.05, ge=0, description="Floor of a relation type's specificity weight.")
+    guided_boost: float = Field(
+        default=4.0, ge=1, description="A relation type (and direction) the question asks for weighs this much more."
+    )
+    degree_damping: float = Field(
+        default=0.5, ge=0, description="A step into an entity of degree d weighs d^-x: a hub is a start, not a flood."
+    )
+    max_steps: int = Field(default=3, ge=1, le=4, description="Longest chain of typed steps read from a question.")
+    seed_hits: int = Field(
+        default=3, ge=0, description="With nothing named, a question's relation steps start from this many best hits."
+    )
+
+
+class FusionConfig(_Frozen):
+    """Weighted reciprocal rank fusion of the configured lists."""
+
+    k: int = Field(default=10, ge=0, description="Rank r counts weight / (k + r).")
+    linked_bonus: float = Field(
+        default=1.0, ge=0, description="Added to a linked entity's fused score, times its confidence."
+    )
+    vector_gain: float = Field(
+        default=1.0, ge=0, description="The vector list weighs up to this much more where text cannot read the script."
+    )
+
+
+class ContextConfig(_Frozen):
+    entities: int = Field(default=10, ge=1, le=50, description="Entities pack_context returns.")
+    passages: int = Field(default=12, ge=0, le=50, description="Most passages pack_context returns.")
+
+
+class SearchConfig(_Frozen):
+    """The whole shape of a ranking (docs/retrieval.md explains each part)."""
+
+    pool: int = Field(default=30, ge=1, le=500, description="Candidates each retriever hands the fusion.")
+    retrievers: tuple[RetrieverSpec, ...] = Field(min_length=1)
+    linking: LinkingConfig = LinkingConfig()
+    walk: WalkConfig = WalkConfig()
+    fusion: FusionConfig = FusionConfig()
+    context: ContextConfig = ContextConfig()
+
+    def digest(self) -> str:
+        """A short stable name of this configuration, recorded with an evaluation arm."""
+        canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()[:12]
+
+    def spec(self, name: RetrieverName) -> RetrieverSpec | None:
+        return next((r for r in self.retrievers if r.name == name), None)
+
+    @classmethod
+    def load(cls, path: Path) -> SearchConfig:
+        """A configuration file (JSON); a bad one is ``invalid_argument`` naming the field."""
+        try:
+            return cls.model_validate_json(path.read_bytes())
+        except OSError as exc:
+            raise InvalidArgument(f"search config {path}: cannot read it ({exc.strerror})") from exc
+        except ValidationError as exc:
+            first = exc.errors(include_input=False, include_url=False)[0]
+            where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+            raise InvalidArgument(f"search config {path}: {where}: {first['msg']}") from exc
+
+
+DEFAULT = SearchConfig(
+    retrievers=(
+        RetrieverSpec(name="text", weight_named=0.3, weight_unnamed=1.0),
+        RetrieverSpec(name="vector", weight_named=0.3, weight_unnamed=0.3),
+        RetrieverSpec(name="walk", weight_named=1.0, weight_unnamed=0.0),
+        RetrieverSpec(name="chain", weight_named=1.5, weight_unnamed=1.5),
+    ),
+)

@@ -1,0 +1,215 @@
+"""Relation guidance: which typed steps, in which direction and order, a question asks the walk to take.
+
+The question's words are matched to the relation names of the graph (``depend`` ~ ``depends_on``,
+``superseded`` ~ ``superseded_by``, a declared inverse such as ``launched`` for ``launched_by``), by
+word and not by per-pack lists. A name's direction follows from where its entity stands in the question
+(English word order, the only grammar read here):
+
+- the entity before the word is its subject (``What does X depend on?``), unless a passive ``by``
+  follows (``X was launched by``);
+- the entity after the word is its object (``What depends on X?``, ``the rocket that launched X``),
+  unless ``by`` makes it the agent (``recommended by X``) or ``of`` a possessor (``the dependencies of
+  X``; but ``the dependents of X`` names those on the other side);
+- a name ending in ``_by`` reads passively (``A launched_by B``: B launched A).
+
+Several relation words make a chain, taken outwards from the entity: ``Which items are recommended by the
+dependencies of X?`` is ``depends`` then ``recommends``; ``Who led the agency that built the rocket that
+launched Apollo 11?`` is ``launched``, ``built``, ``led``. When nothing is named, the entity stands on
+the side of the relation words that holds more of the question's other content words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from graphrag.names import STOP_WORDS, fold, script_of
+from graphrag.retrieval.vocabulary import Step
+
+_WORD = re.compile(r"\w+")
+LINKING_WORDS = frozenset({"by", "of", "to", "in", "on", "for", "from", "with", "has", "is", "at", "as"})
+_AGENT_ENDINGS = ("ents", "ers", "ors", "ent", "er", "or")  # dependents, users, providers: the other side
+# English inflections and derivations a relation word takes (depends, dependencies, required, requirements).
+_SUFFIXES = (
+    "s", "es", "d", "ed", "ing", "e", "er", "ers", "r", "rs", "or", "ors", "ion", "ions", "ies", "y",
+    "ent", "ents", "ency", "encies", "ence", "ences", "ment", "ments", "ance", "ances",
+)  # fmt: skip
+Role = Literal["subject", "object"]
+
+
+@dataclass(frozen=True)
+class _Word:
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _Name:
+    """A relation name as words: the ones that carry meaning, and whether it reads passively."""
+
+    name: str
+    step: Step
+    core: tuple[str, ...]
+    linking: tuple[str, ...]
+
+    @property
+    def passive(self) -> bool:
+        return self.name.endswith("_by")
+
+
+@dataclass(frozen=True)
+class _Mention:
+    first: int  # word positions in the question
+    last: int
+    names: tuple[_Name, ...]
+
+
+def plan(question: str, names: dict[str, Step], anchor: tuple[int, int] | None, max_steps: int) -> list[set[Step]]:
+    """The typed steps the question asks for, outwards from the entity at character span ``anchor``
+    (None: nothing named), each a set of (type, direction) alternatives; empty when it names no relation."""
+    words = [_Word(fold(m.group()), m.start(), m.end()) for m in _WORD.finditer(question)]
+    if anchor is not None:
+        outside = [i for i, w in enumerate(words) if w.end <= anchor[0] or w.start >= anchor[1]]
+    else:
+        outside = list(range(len(words)))
+    vocabulary = [_spelled(name, step) for name, step in names.items()]
+    mentions = _mentions(words, outside, vocabulary)
+    if not mentions:
+        return []
+    if anchor is not None:
+        at = next((i for i, w in enumerate(words) if w.start >= anchor[0]), len(words))
+    else:
+        at = _unnamed_anchor(words, mentions)
+    ordered = sorted(mentions, key=lambda m: (not _attached(words, m, at), min(abs(m.first - at), abs(m.last - at))))
+    chain: list[list[_Mention]] = []  # each step's mentions: a later one of the same relation refers back to it
+    for mention in ordered:
+        same = next((c for c in chain if _types(c[0]) == _types(mention)), None)
+        if same is None:
+            chain.append([mention])
+        else:
+            same.append(mention)
+    used = {i for m in mentions for i in range(m.first, m.last + 1)}
+    english = _english([w for i, w in enumerate(words) if i in outside and i not in used])
+    steps: list[set[Step]] = []
+    for number, mentions_of_step in enumerate(chain[:max_steps]):
+        mention = mentions_of_step[0]
+        # where the chain so far stands: the entity, then the nearest mention of the step before
+        here = at if not number else min((m.first for m in chain[number - 1]), key=lambda i: abs(i - mention.first))
+        following = _following(question, words, mention.last)
+        agent = _agent_noun(words[mention.last].text, mention.names)
+        role = _role(here < mention.first, following, agent)
+        steps.append({s for name in mention.names for s in _directions(name, role, following, english)})
+    return steps
+
+
+def _types(mention: _Mention) -> frozenset[str]:
+    return frozenset(name.step.type for name in mention.names)
+
+
+def _english(words: list[_Word]) -> bool:
+    """Word order is read only in a question mostly written in Latin letters (besides its names and relation
+    words); elsewhere both directions."""
+    scripts = [script_of(w.text) for w in words if w.text not in STOP_WORDS]
+    return sum(1 for s in scripts if s == "latin") * 2 >= len([s for s in scripts if s is not None])
+
+
+def _spelled(name: str, step: Step) -> _Name:
+    parts = tuple(p for p in name.split("_") if p)
+    core = tuple(p for p in parts if p not in LINKING_WORDS) or parts
+    return _Name(name, step, core, tuple(p for p in parts if p in LINKING_WORDS))
+
+
+def _same(word: str, token: str) -> bool:
+    """One word in two inflections: ``depend`` ~ ``depends`` ~ ``dependencies``, ``use`` ~ ``using``; but
+    not ``builtin`` ~ ``built``. Two words are one when some suffix-stripped form of each coincides."""
+    return word == token or bool(_stems(word) & _stems(token))
+
+
+def _stems(word: str) -> set[str]:
+    found = {word}
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            found.add(word[: -len(suffix)])
+    return found
+
+
+def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name]) -> list[_Mention]:
+    """Relation names the question uses (outside the named entity), the best-matching names at each place."""
+    free = set(outside)
+    found: list[_Mention] = []
+    position = 0
+    while position < len(words):
+        if position not in free or words[position].text in STOP_WORDS:
+            position += 1
+            continue
+        best: list[_Name] = []
+        best_score = (0, 0)
+        for name in vocabulary:
+            span = len(name.core)
+            if position + span > len(words) or not all(
+                i in free and _same(words[i].text, token)
+                for i, token in zip(range(position, position + span), name.core, strict=True)
+            ):
+                continue
+            after = [w.text for w in words[position + span : position + span + len(name.linking)]]
+            score = (span, sum(1 for token in name.linking if token in after))
+            if score > best_score:
+                best, best_score = [name], score
+            elif score == best_score:
+                best.append(name)
+        if best:
+            found.append(_Mention(position, position + best_score[0] - 1, tuple(best)))
+            position += best_score[0]
+        else:
+            position += 1
+    return found
+
+
+def _attached(words: list[_Word], mention: _Mention, at: int) -> bool:
+    """``the dependencies of X``: a relation noun bound to the entity by ``of``/``by`` is the first step,
+    whatever stands on the entity's other side."""
+    between = [w.text for w in words[mention.last + 1 : at]]
+    return bool(between) and between[0] in ("of", "by") and all(w in STOP_WORDS for w in between)
+
+
+def _following(question: str, words: list[_Word], last: int) -> str:
+    """The word right after a relation word, unless punctuation ends the phrase first."""
+    if last + 1 >= len(words) or question[words[last].end : words[last + 1].start].strip():
+        return ""
+    return words[last + 1].text
+
+
+def _unnamed_anchor(words: list[_Word], mentions: list[_Mention]) -> int:
+    """With nothing named, the described entity is on the side of the relation words with more content."""
+    used = {i for m in mentions for i in range(m.first, m.last + 1)}
+    content = [i for i, w in enumerate(words) if i not in used and w.text not in STOP_WORDS and len(w.text) > 2]
+    before = sum(1 for i in content if i < mentions[0].first)
+    after = sum(1 for i in content if i > mentions[-1].last)
+    return len(words) if after > before else -1
+
+
+def _agent_noun(word: str, names: tuple[_Name, ...]) -> bool:
+    """``dependents`` or ``users`` (those on the other side of the relation), not ``dependencies``."""
+    return word.endswith(_AGENT_ENDINGS) and not any(t.endswith(_AGENT_ENDINGS) for n in names for t in n.core)
+
+
+def _role(before: bool, following: str, agent: bool) -> Role:
+    """What the entity (or the chain so far) is to the relation word: its subject or its object."""
+    if before:
+        return "object" if following == "by" or agent else "subject"
+    if following == "by":
+        return "subject"
+    if following in ("of", "for"):
+        return "object" if agent else "subject"
+    return "object"
+
+
+def _directions(name: _Name, role: Role, following: str, english: bool) -> list[Step]:
+    """The type's direction(s) from the entity: ``with`` (conflicts with, works with) reads both ways, and
+    so does every relation of a question whose word order is not read."""
+    if following == "with" or not english:
+        return [Step(name.step.type, True), Step(name.step.type, False)]
+    source = (role == "subject") != name.passive  # the entity stands first in ``A name B``
+    return [Step(name.step.type, source == name.step.forward)]

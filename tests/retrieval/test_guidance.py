@@ -1,0 +1,111 @@
+"""Relation guidance read from questions: which typed steps, which direction, in which order (no store)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag.retrieval.guidance import plan
+from graphrag.retrieval.vocabulary import Step
+
+# The example pack's vocabulary: relations with declared inverses.
+MISSIONS = {
+    "launched_by": Step("LAUNCHED_BY", True),
+    "launched": Step("LAUNCHED_BY", False),
+    "built_by": Step("BUILT_BY", True),
+    "built": Step("BUILT_BY", False),
+    "led_by": Step("LED_BY", True),
+    "leads": Step("LED_BY", False),
+    "part_of": Step("PART_OF", True),
+    "has_part": Step("PART_OF", False),
+    "crewed_by": Step("CREWED_BY", True),
+    "flew": Step("CREWED_BY", False),
+}
+# Package metadata: relation names with no inverse declared.
+PACKAGES = {
+    "depends": Step("DEPENDS", True),
+    "recommends": Step("RECOMMENDS", True),
+    "conflicts": Step("CONFLICTS", True),
+    "build_depends_on": Step("BUILD_DEPENDS_ON", True),
+}
+PEPS = {
+    "requires": Step("REQUIRES", True),
+    "required_by": Step("REQUIRES", False),
+    "superseded_by": Step("SUPERSEDED_BY", True),
+    "supersedes": Step("SUPERSEDED_BY", False),
+    "replaces": Step("REPLACES", True),
+    "replaced_by": Step("REPLACES", False),
+}
+
+
+def steps(question: str, names: dict[str, Step], named: str | None) -> list[list[tuple[str, bool]]]:
+    anchor = None
+    if named is not None:
+        start = question.index(named)
+        anchor = (start, start + len(named))
+    return [sorted((s.type, s.forward) for s in step) for step in plan(question, names, anchor, 3)]
+
+
+@pytest.mark.parametrize(
+    ("question", "names", "named", "expected"),
+    [
+        ("What does libfoo depend on?", PACKAGES, "libfoo", [[("DEPENDS", True)]]),
+        ("What depends on libfoo?", PACKAGES, "libfoo", [[("DEPENDS", False)]]),
+        ("What are the dependents of libfoo?", PACKAGES, "libfoo", [[("DEPENDS", False)]]),
+        ("What are the build dependencies of libfoo?", PACKAGES, "libfoo", [[("BUILD_DEPENDS_ON", True)]]),
+        ("Which items conflict with libfoo?", PACKAGES, "libfoo", [[("CONFLICTS", False), ("CONFLICTS", True)]]),
+        (
+            "Which items are recommended by the dependencies of libfoo?",
+            PACKAGES,
+            "libfoo",
+            [[("DEPENDS", True)], [("RECOMMENDS", True)]],
+        ),
+        (
+            "What do the dependencies of libfoo recommend?",
+            PACKAGES,
+            "libfoo",
+            [[("DEPENDS", True)], [("RECOMMENDS", True)]],
+        ),
+        (
+            "Who led the agency that built the rocket that launched Apollo 11?",
+            MISSIONS,
+            "Apollo 11",
+            [[("LAUNCHED_BY", True)], [("BUILT_BY", True)], [("LED_BY", True)]],
+        ),
+        ("Which programme is Apollo 11 part of?", MISSIONS, "Apollo 11", [[("PART_OF", True)]]),
+        ("Who flew on Apollo 11?", MISSIONS, "Apollo 11", [[("CREWED_BY", True)]]),
+        ("Who wrote the PEP that superseded PEP 513?", PEPS, "PEP 513", [[("SUPERSEDED_BY", True)]]),
+        ("Which PEPs declare that they replace PEP 345?", PEPS, "PEP 345", [[("REPLACES", False)]]),
+        ("Which PEP was PEP 345 replaced by?", PEPS, "PEP 345", [[("REPLACES", False)]]),
+        (
+            "PEP 459 requires a metadata PEP; which PEP superseded that required PEP?",
+            PEPS,
+            "PEP 459",
+            [[("REQUIRES", True)], [("SUPERSEDED_BY", True)]],
+        ),
+    ],
+)
+def test_named_start(question: str, names: dict[str, Step], named: str, expected: list[list[tuple[str, bool]]]) -> None:
+    assert steps(question, names, named) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What does the library for parsing YAML files depend on?", [[("DEPENDS", True)]]),
+        ("Which items depend on a library for parsing YAML files?", [[("DEPENDS", False)]]),
+    ],
+)
+def test_described_start_stands_where_the_content_words_are(
+    question: str, expected: list[list[tuple[str, bool]]]
+) -> None:
+    assert steps(question, PACKAGES, None) == expected
+
+
+def test_a_word_that_only_begins_like_a_relation_is_none() -> None:
+    assert steps("Which PEP added a builtin that drops you into the debugger?", MISSIONS, None) == []
+
+
+def test_word_order_of_another_language_is_not_read() -> None:
+    assert steps(
+        "Какую формализацию уточняет (recommends) libfoo, и какой является уточняемая?", PACKAGES, "libfoo"
+    ) == [[("RECOMMENDS", False), ("RECOMMENDS", True)]]
