@@ -118,22 +118,35 @@ def kind_label(kind: str) -> str:
 
 
 def query_words(query: str) -> list[str]:
-    """The distinct content words of a query, in order; stop words and single Latin/Cyrillic letters are dropped.
+    """The distinct content words of a query, in order (see ``word_sequence``)."""
+    return list(dict.fromkeys(word_sequence(query)))
+
+
+def word_sequence(query: str) -> list[str]:
+    """The content words of a query in order, repeats kept; stop words and single Latin/Cyrillic letters
+    are dropped.
 
     A CJK run becomes its overlapping character bigrams (``部署测试`` -> ``部署 署测 测试``), the usual
     dictionary-free way to find Chinese words inside unsegmented text.
     """
-    seen: dict[str, None] = {}
+    sequence: list[str] = []
     for token in WORD.findall(fold(query)):
         for piece in CJK_RUN.split(token):
             if CJK_RUN.fullmatch(piece):
                 words = [piece[i : i + 2] for i in range(len(piece) - 1)] or [piece]
             else:
                 words = [piece] if len(piece) > 1 else []
-            for word in words:
-                if word not in STOP_WORDS:
-                    seen.setdefault(word, None)
-    return list(seen)
+            sequence += [word for word in words if word not in STOP_WORDS]
+    return sequence
+
+
+_PASSAGE = re.compile(r'"[^"]*"|«[^»]*»|“[^”]*”|„[^“”]*[“”]')
+
+
+def quoted_passages(text: str) -> list[tuple[int, int]]:
+    """The character spans inside double quotes (``"…"``, ``«…»``, ``“…”``): text a question cites, whose
+    words are data (a description, a title), never the question's own grammar."""
+    return [(m.start() + 1, m.end() - 1) for m in _PASSAGE.finditer(text)]
 
 
 def script_of(word: str) -> Script | None:

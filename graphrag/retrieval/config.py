@@ -40,14 +40,31 @@ class RetrieverSpec(_Frozen):
     weight_unnamed: float = Field(ge=0)
 
 
+class TextConfig(_Frozen):
+    """The full-text query: the question's words, and each neighbouring pair as a sloppy phrase."""
+
+    phrase_slop: int = Field(default=8, ge=0, le=50, description="Words a pair's phrase may stand apart by.")
+    phrase_boost: float = Field(
+        default=2.0, ge=0, description="A pair found near each other weighs this times one word (0: words alone)."
+    )
+
+
 class LinkingConfig(_Frozen):
     """When a name in the question is taken as the entity it names."""
 
     min_confidence: float = Field(
-        default=0.5, ge=0, le=1, description="A name at least this specific links: it ranks first and seeds walks."
+        default=0.5, ge=0, le=1, description="A name at least this specific is sure: it may start walks and rank first."
     )
     weak_weight: float = Field(
-        default=0.3, ge=0, description="A less specific name is one more fused list, weighing this times its sureness."
+        default=0.3,
+        ge=0,
+        description="A name that is not a start is one more fused list, weighing this times its sureness.",
+    )
+    about_share: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="With no relation steps, a sure name is a start when it holds this share of the question's words.",
     )
     partial_names: bool = Field(
         default=True, description="Single words of many-word names (a surname) link, when one entity alone has them."
@@ -82,7 +99,10 @@ class WalkConfig(_Frozen):
 class FusionConfig(_Frozen):
     """Weighted reciprocal rank fusion of the configured lists."""
 
-    k: int = Field(default=10, ge=0, description="Rank r counts weight / (k + r).")
+    method: Literal["rank", "score"] = Field(
+        default="rank", description="rank: reciprocal rank fusion; score: each score relative to its list's best."
+    )
+    k: int = Field(default=10, ge=0, description="Rank r counts weight / (k + r) (method rank).")
     linked_bonus: float = Field(
         default=1.0, ge=0, description="Added to a linked entity's fused score, times its confidence."
     )
@@ -101,6 +121,7 @@ class SearchConfig(_Frozen):
 
     pool: int = Field(default=30, ge=1, le=500, description="Candidates each retriever hands the fusion.")
     retrievers: tuple[RetrieverSpec, ...] = Field(min_length=1)
+    text: TextConfig = TextConfig()
     linking: LinkingConfig = LinkingConfig()
     walk: WalkConfig = WalkConfig()
     fusion: FusionConfig = FusionConfig()
@@ -130,7 +151,7 @@ class SearchConfig(_Frozen):
 DEFAULT = SearchConfig(
     retrievers=(
         RetrieverSpec(name="text", weight_named=0.3, weight_unnamed=1.0),
-        RetrieverSpec(name="vector", weight_named=0.3, weight_unnamed=0.3),
+        RetrieverSpec(name="vector", weight_named=0.3, weight_unnamed=0.05),
         RetrieverSpec(name="walk", weight_named=1.0, weight_unnamed=0.0),
         RetrieverSpec(name="chain", weight_named=1.5, weight_unnamed=1.5),
     ),

@@ -1,13 +1,17 @@
-"""Reciprocal rank fusion: lists whose scores mean different things (cosine, BM25, walk probability)
-are combined by rank alone, each list with a weight; no calibration, robust to one list's outliers.
-A list may also scale each candidate by its own score in 0..1 (a name linked with some confidence)."""
+"""Fusion of ranked lists whose scores mean different things (cosine, BM25, walk probability), each list
+with a weight: by rank (reciprocal rank fusion: no calibration, robust to one list's outliers) or by score
+relative to the list's best (a list whose scores stand apart decides; a flat one only breaks ties). A list
+may also scale each candidate by its own score in 0..1 (a name linked with some confidence)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from graphrag.retrieval.candidates import Candidate
+
+Method = Literal["rank", "score"]
 
 
 @dataclass(frozen=True)
@@ -21,11 +25,21 @@ class Ranked:
 
 def reciprocal_rank(lists: Sequence[Ranked], k: int) -> list[tuple[str, float]]:
     """``(id, sum of weight / (k + rank))`` over every list, best first (ties by id, for stable answers)."""
+    return fuse(lists, "rank", k)
+
+
+def fuse(lists: Sequence[Ranked], method: Method, k: int) -> list[tuple[str, float]]:
+    """``(id, fused score)`` best first (ties by id, for stable answers). ``rank``: the sum of
+    ``weight / (k + rank)``; ``score``: the sum of ``weight * score / best score of that list``."""
     scores: dict[str, float] = {}
     for ranked in lists:
-        if ranked.weight <= 0:
+        if ranked.weight <= 0 or not ranked.candidates:
             continue
+        best = max(c.score for c in ranked.candidates)
         for rank, candidate in enumerate(ranked.candidates, start=1):
-            share = ranked.weight * (candidate.score if ranked.scaled else 1.0) / (k + rank)
-            scores[candidate.id] = scores.get(candidate.id, 0.0) + share
+            if method == "rank" or ranked.scaled:
+                share = (candidate.score if ranked.scaled else 1.0) / (k + rank)
+            else:
+                share = candidate.score / best if best > 0 else 0.0
+            scores[candidate.id] = scores.get(candidate.id, 0.0) + ranked.weight * share
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))

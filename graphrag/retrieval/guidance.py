@@ -15,7 +15,8 @@ word and not by per-pack lists. A name's direction follows from where its entity
 Several relation words make a chain, taken outwards from the entity: ``Which items are recommended by the
 dependencies of X?`` is ``depends`` then ``recommends``; ``Who led the agency that built the rocket that
 launched Apollo 11?`` is ``launched``, ``built``, ``led``. When nothing is named, the entity stands on
-the side of the relation words that holds more of the question's other content words.
+the side of the relation words that holds more of the question's other content words. Words the question
+quotes (``the package described as "…"``) are what it cites, never relation words.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from graphrag.names import STOP_WORDS, fold, script_of
+from graphrag.names import STOP_WORDS, fold, quoted_passages, script_of
 from graphrag.retrieval.vocabulary import Step
 
 _WORD = re.compile(r"\w+")
@@ -70,10 +71,13 @@ def plan(question: str, names: dict[str, Step], anchor: tuple[int, int] | None, 
     """The typed steps the question asks for, outwards from the entity at character span ``anchor``
     (None: nothing named), each a set of (type, direction) alternatives; empty when it names no relation."""
     words = [_Word(fold(m.group()), m.start(), m.end()) for m in _WORD.finditer(question)]
-    if anchor is not None:
-        outside = [i for i, w in enumerate(words) if w.end <= anchor[0] or w.start >= anchor[1]]
-    else:
-        outside = list(range(len(words)))
+    cited = quoted_passages(question)
+    outside = [
+        i
+        for i, w in enumerate(words)
+        if (anchor is None or w.end <= anchor[0] or w.start >= anchor[1])
+        and not any(start <= w.start and w.end <= end for start, end in cited)
+    ]
     vocabulary = [_spelled(name, step) for name, step in names.items()]
     mentions = _mentions(words, outside, vocabulary)
     if not mentions:

@@ -3,8 +3,10 @@ body passages for a question.
 
 A question is matched in the indexes its scripts need: Latin text in the English-analysed one (stems),
 Cyrillic in the Russian one, Han/kana/hangul in the CJK one (bigrams). The Lucene query is built from
-the question's content words, each quoted, so nothing a user types is Lucene syntax; lists from several
-indexes are fused by rank, since their scores are not comparable.
+the question's content words, each quoted, so nothing a user types is Lucene syntax, and from each pair of
+neighbouring content words as a sloppy phrase: an entity that holds the question's words near each other,
+in order, outranks one that holds them scattered through a long body. Lists from several indexes are
+fused by rank, since their scores are not comparable.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
-from graphrag.names import Script, query_words, script_of
+from graphrag.names import Script, query_words, script_of, word_sequence
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.config import TextConfig
 from graphrag.retrieval.fusion import Ranked, reciprocal_rank
 from graphrag.retrieval.snapshot import GraphCopy
 from graphrag.stores.graph import GraphStore
@@ -37,12 +41,18 @@ class TextQuery:
     suffixes: tuple[str, ...]
 
     @classmethod
-    def of(cls, text: str) -> TextQuery | None:
+    def of(cls, text: str, phrases: TextConfig | None = None) -> TextQuery | None:
+        """``phrases``: add neighbouring word pairs as sloppy phrases, as configured (None: words alone)."""
         words = [w[:MAX_TERM_CHARS] for w in query_words(text)[:MAX_TERMS]]
         if not words:
             return None
         suffixes = tuple(dict.fromkeys(SUFFIXES[s] for s in map(script_of, words) if s is not None)) or ("",)
-        return cls(" OR ".join(f'"{w}"' for w in words), suffixes)
+        clauses = [f'"{w}"' for w in words]
+        if phrases is not None and phrases.phrase_boost > 0:
+            sequence = [w[:MAX_TERM_CHARS] for w in word_sequence(text)[:MAX_TERMS]]
+            pairs = dict.fromkeys(f"{a} {b}" for a, b in pairwise(sequence) if a != b)
+            clauses += [f'"{pair}"~{phrases.phrase_slop}^{phrases.phrase_boost:g}' for pair in pairs]
+        return cls(" OR ".join(clauses), suffixes)
 
     def indexes(self, family: str) -> list[str]:
         """The indexes of a family (``entity_text``, ``passage_text``) that this question's scripts need."""
@@ -85,13 +95,14 @@ class TextSearch:
 
     evidence: Evidence = "text"
 
-    def __init__(self, graph: GraphStore, k: int) -> None:
+    def __init__(self, graph: GraphStore, config: TextConfig, k: int) -> None:
         """``k``: the fusion's rank constant, for the lists of several language indexes."""
         self._graph = graph
+        self._config = config
         self._k = k
 
     def retrieve(self, query: Query) -> list[Candidate]:
-        text = TextQuery.of(query.text)
+        text = TextQuery.of(query.text, self._config)
         if text is None:
             return []
         rankings = [

@@ -18,13 +18,16 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Literal
 
-from graphrag.names import STOP_WORDS, name_token_spans, name_tokens, script_of, transliterated
+from graphrag.names import STOP_WORDS, name_token_spans, name_tokens, quoted_passages, script_of, transliterated
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.config import LinkingConfig
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.stores.graph import GraphStore
 
+Reading = Literal["reference", "name", "cited"]
+_STRENGTH: dict[Reading, int] = {"cited": 0, "name": 1, "reference": 2}
 MAX_QUERY_CHARS = 4000  # names are looked for in a question's first 4,000 characters
 _OPENING_QUOTES = "\"'`«“‘„"
 _CLOSING_QUOTES = "\"'`»”’“"
@@ -127,6 +130,26 @@ class EntityLinker:
         row = index.get(entity_id)
         return next(((m.start, m.end) for m in self.mentions(text) if m.row == row), None)
 
+    def readings(self, text: str) -> dict[str, Reading]:
+        """How the question uses each name, the strongest use per entity: as a ``reference`` (quoted on
+        its own, or an id written as one), as a ``name`` in its prose, or ``cited`` inside a passage it
+        quotes (a description that happens to name it)."""
+        table = self._table()
+        ids = self._snapshot.current().entities.ids
+        passages = quoted_passages(text)
+        found: dict[str, Reading] = {}
+        for m in self.mentions(text):
+            if any(start <= m.start and m.end <= end and (start, end) != (m.start, m.end) for start, end in passages):
+                reading: Reading = "cited"
+            elif self._as_reference(table, m, text, ids[m.row]):
+                reading = "reference"
+            else:
+                reading = "name"
+            entity = ids[m.row]
+            if entity not in found or _STRENGTH[reading] > _STRENGTH[found[entity]]:
+                found[entity] = reading
+        return found
+
     def retrieve(self, query: Query) -> list[Candidate]:
         table = self._table()
         entities = self._snapshot.current().entities
@@ -148,11 +171,14 @@ class EntityLinker:
         table: NameTable = self._snapshot.derived(f"names:{config!r}", lambda copy: NameTable.of(copy, config))
         return table
 
-    def _confidence(self, table: NameTable, mention: Mention, text: str, entity_id: str) -> float:
-        surface = text[mention.start : mention.end]
+    def _as_reference(self, table: NameTable, mention: Mention, text: str, entity_id: str) -> bool:
         if _quoted(text, mention.start, mention.end):
-            return 1.0
-        if not mention.partial and table.id_keys.get(mention.row) == mention.key and _written_as_id(surface, entity_id):
+            return True
+        as_id = not mention.partial and table.id_keys.get(mention.row) == mention.key
+        return as_id and _written_as_id(text[mention.start : mention.end], entity_id)
+
+    def _confidence(self, table: NameTable, mention: Mention, text: str, entity_id: str) -> float:
+        if self._as_reference(table, mention, text, entity_id):
             return 1.0
         if mention.partial and not _written_as_name(text, mention.start):
             return 0.0

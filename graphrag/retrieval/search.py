@@ -2,7 +2,9 @@
 
 Hybrid, shaped by a ``SearchConfig``:
 
-1. the names the question uses, each linked with a confidence (``linking``); a sure one is a start;
+1. the names the question uses, each linked with a confidence (``linking``); a sure one is a start when
+   the question is about it (relation steps go out from it, it is quoted or written as an id, or its name
+   is most of the question), and any other is one more list, weighing its confidence;
 2. the lists that read the question itself (text, vector), in the configured order;
 3. the typed steps the question asks for, outwards from the named start (``guidance``);
 4. the lists that walk from the starts (``walk``: a random walk; ``chain``: the typed steps). A start is
@@ -23,10 +25,11 @@ from typing import Literal, Protocol
 
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidArgument, name_list
+from graphrag.names import query_words
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.chain import RelationChain
 from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig
-from graphrag.retrieval.fusion import Ranked, reciprocal_rank
+from graphrag.retrieval.fusion import Ranked, fuse
 from graphrag.retrieval.guidance import plan
 from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
@@ -102,7 +105,7 @@ class PackSearch:
         self._vocabulary = vocabulary
         self.linker = EntityLinker(graph, snapshot, config.linking)
         self.retrievers: dict[RetrieverName, Retriever] = {
-            "text": TextSearch(graph, config.fusion.k),
+            "text": TextSearch(graph, config.text, config.fusion.k),
             "vector": VectorSearch(embedder, index),
             "walk": GraphWalk(snapshot, config.walk),
             "chain": RelationChain(snapshot, config.walk),
@@ -150,9 +153,16 @@ class PackSearch:
     def _hybrid(self, pool: Query, limit: int) -> Ranking:
         config = self._config
         links = self.linker.retrieve(pool)
-        sure = [c for c in links if c.score >= config.linking.min_confidence]
-        weak = [c for c in links if c.score < config.linking.min_confidence]
-        named = bool(sure)
+        readings = self.linker.readings(pool.text) if links else {}
+        sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
+        anchor = self.linker.span_of(pool.text, sure[0].id) if sure else None
+        steps = plan(pool.text, self._vocabulary.names(), anchor, config.walk.max_steps)
+        # A sure name is a start when the question is about it: the steps go out from it, it is written as
+        # a reference (quoted, an id), or it is most of what the question says. A name met in passing
+        # ("... a wrapper around the FFTW library"), or inside a passage the question quotes, is one more list.
+        starts = {c.id: c.score for c in sure if steps or readings[c.id] == "reference" or self._about(pool.text, c.id)}
+        passing = [c for c in links if c.id not in starts]
+        named = bool(starts)
         coverage = self._snapshot.derived("scripts", PackScripts.of).coverage(pool.text, pool.packs)
         lists: dict[RetrieverName, list[Candidate]] = {}
         for spec in config.retrievers:
@@ -161,15 +171,13 @@ class PackSearch:
 
         def fused(extra: dict[RetrieverName, list[Candidate]]) -> list[tuple[str, float]]:
             ranked = [Ranked(found, self._weight(name, named, coverage)) for name, found in {**lists, **extra}.items()]
-            return reciprocal_rank([*ranked, Ranked(weak, config.linking.weak_weight, scaled=True)], config.fusion.k)
+            named_in_passing = Ranked(passing, config.linking.weak_weight, scaled=True)
+            return fuse([*ranked, named_in_passing], config.fusion.method, config.fusion.k)
 
-        anchor = self.linker.span_of(pool.text, sure[0].id) if sure else None
-        steps = plan(pool.text, self._vocabulary.names(), anchor, config.walk.max_steps)
-        starts = {c.id: c.score for c in sure}  # they rank first, in order of confidence
-        seeds = dict(starts)
+        seeds = dict(starts)  # starts rank first, in order of confidence
         if steps:
-            seeds.update({c.id: c.score for c in weak if c.id not in seeds})
-            first = [] if sure else fused({})[: config.walk.seed_hits]
+            seeds.update({c.id: c.score for c in passing if c.id not in seeds})
+            first = [] if starts else fused({})[: config.walk.seed_hits]
             if first:
                 starts = {first[0][0]: 1.0}
                 seeds.update({i: score / first[0][1] for i, score in first})
@@ -199,6 +207,14 @@ class PackSearch:
         ]
         hits.sort(key=lambda h: (-h.score, h.id))
         return Ranking(hits[:limit], len(hits))
+
+    def _about(self, text: str, entity_id: str) -> bool:
+        """Whether the question's name for that entity holds most of its content words."""
+        span = self.linker.span_of(text, entity_id)
+        words = query_words(text)
+        if span is None or not words:
+            return False
+        return len(query_words(text[span[0] : span[1]])) / len(words) >= self._config.linking.about_share
 
     def _weight(self, name: RetrieverName, named: bool, coverage: float) -> float:
         spec = self._config.spec(name)
