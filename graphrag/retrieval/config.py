@@ -107,7 +107,7 @@ class FusionConfig(_Frozen):
         default=1.0, ge=0, description="Added to a linked entity's fused score, times its confidence."
     )
     vector_gain: float = Field(
-        default=1.0, ge=0, description="The vector list weighs up to this much more where text cannot read the script."
+        default=1.0, ge=0, description="Added to the vector list's weight times the share of words text cannot read."
     )
 
 

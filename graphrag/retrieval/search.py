@@ -14,7 +14,8 @@ Hybrid, shaped by a ``SearchConfig``:
    question with or without a sure name; starts keep the top places, in order of confidence.
 
 Text weighs by how well the question's script matches the packs' (an English question over English
-packs: fully; a Russian one: little, and meaning, the multilingual vector, takes over).
+packs: fully; a Russian one: little), and the multilingual vector gains what text loses: where text can
+read the question, meaning only breaks its ties; where it cannot, meaning takes over.
 """
 
 from __future__ import annotations
@@ -159,9 +160,10 @@ class PackSearch:
         steps = plan(pool.text, self._vocabulary.names(), anchor, config.walk.max_steps)
         # A sure name is a start when the question is about it: the steps go out from it, it is written as
         # a reference (quoted, an id), or it is most of what the question says. A name met in passing
-        # ("... a wrapper around the FFTW library"), or inside a passage the question quotes, is one more list.
+        # ("... a wrapper around the FFTW library") is one more list; one inside a passage the question
+        # quotes is the passage's word, left to full text.
         starts = {c.id: c.score for c in sure if steps or readings[c.id] == "reference" or self._about(pool.text, c.id)}
-        passing = [c for c in links if c.id not in starts]
+        passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
         named = bool(starts)
         coverage = self._snapshot.derived("scripts", PackScripts.of).coverage(pool.text, pool.packs)
         lists: dict[RetrieverName, list[Candidate]] = {}
@@ -224,7 +226,7 @@ class PackSearch:
         if name == "text":
             return weight * coverage
         if name == "vector":
-            return weight * (1 + self._config.fusion.vector_gain * (1 - coverage))
+            return weight + self._config.fusion.vector_gain * (1 - coverage)
         return weight
 
     def _check_packs(self, packs: Sequence[str]) -> None:
