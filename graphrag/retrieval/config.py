@@ -61,7 +61,7 @@ class LinkingConfig(_Frozen):
         description="A name that is not a start is one more fused list, weighing this times its sureness.",
     )
     about_share: float = Field(
-        default=0.5,
+        default=0.2,
         ge=0,
         le=1,
         description="With no relation steps, a sure name is a start when it holds this share of the question's words.",
