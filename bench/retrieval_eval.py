@@ -172,7 +172,10 @@ def record(arm_spec: str, files: dict[Path, QuestionFile], config: Path, out_dir
         arm_file, corpus_file = out_dir / f"arm-{path.stem}-{mode}.json", out_dir / f"corpus-{path.stem}-{mode}.json"
         args = ["eval", "record", str(path), "--config", str(config), "--out", str(arm_file)]
         args += ["--corpus-out", str(corpus_file), "--label", mode, "--limit", str(DEPTH)]
-        args += ["--mode", mode] if mode in MODES and mode != DEFAULT else ["--search-config", search_file]
+        if search_file:
+            args += ["--search-config", search_file]
+        elif mode != DEFAULT:
+            args += ["--mode", mode]
         args += ["--pack", f.pack] if f.pack else []
         if subprocess.run(cli(*args), check=False).returncode != 0:
             sys.exit(f"graphrag eval record failed for {mode} on {path}")

@@ -11,6 +11,7 @@ import yaml
 
 from graphrag.cli import COMMANDS, main
 from graphrag.config import Settings
+from graphrag.retrieval.config import DEFAULT, markdown_table
 from ingest import limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,3 +76,10 @@ def test_shared_deployments_use_a_tokens_file() -> None:
         if "graphrag serve" in line and "--host 0.0.0.0" in line
     ]
     assert public and all("GRAPHRAG_TOKENS_FILE=" in line for line in public)
+
+
+def test_the_search_configuration_table_is_the_defaults_own() -> None:
+    """docs/retrieval.md shows the default search configuration as the code renders it, never by hand."""
+    text = (ROOT / "docs" / "retrieval.md").read_text(encoding="utf-8")
+    shown = text.split("<!-- search-config:start -->\n", 1)[1].split("\n<!-- search-config:end -->", 1)[0]
+    assert shown == markdown_table(DEFAULT)

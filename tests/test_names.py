@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag.names import fold, name_tokens, normalise_relation, query_words
+from graphrag.names import fold, name_tokens, normalise_relation, query_words, quoted_passages, word_sequence
 
 
 @pytest.mark.parametrize("spelling", ["PEP 8", "pep-0008", "PEP-0008", "Pep8", "pep_8", "PEP:008", "pep/8"])
@@ -31,3 +31,13 @@ def test_fold_is_case_width_and_yo_insensitive() -> None:
 def test_query_words_drop_stop_words_and_bigram_cjk() -> None:
     assert query_words("What is the Apollo programme?") == ["apollo", "programme"]
     assert query_words("阿波罗计划") == ["阿波", "波罗", "罗计", "计划"]
+
+
+def test_quoted_passages_are_the_text_inside_double_quotes_of_any_script() -> None:
+    text = "Which says \"a fast parser\", «быстрый разбор» or “x”, not Illumina's '450k'?"
+    assert [text[a:b] for a, b in quoted_passages(text)] == ["a fast parser", "быстрый разбор", "x"]
+
+
+def test_the_word_sequence_keeps_order_and_repeats_and_drops_stop_words() -> None:
+    assert word_sequence("The parser of the parser, in C") == ["parser", "parser"]
+    assert query_words("The parser of the parser, in C") == ["parser"]

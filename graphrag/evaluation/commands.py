@@ -82,6 +82,21 @@ def schema() -> None:
     click.echo(canonical.dumps(json_schema()), nl=False)
 
 
+@eval_group.command("search-config")
+@click.option("--markdown", is_flag=True, help="A table of every setting with its meaning (docs/retrieval.md).")
+def search_config(markdown: bool) -> None:
+    """Print the default search configuration: a file to edit for GRAPHRAG_SEARCH_CONFIG or record --search-config.
+
+    \b
+    Example:
+        graphrag eval search-config > tuned.json
+        graphrag eval search-config --markdown
+    """
+    from graphrag.retrieval.config import DEFAULT, markdown_table
+
+    click.echo(markdown_table(DEFAULT) if markdown else DEFAULT.model_dump_json(indent=2))
+
+
 @eval_group.command()
 @click.argument("file", type=existing_file)
 @_guarded

@@ -82,7 +82,7 @@ class WalkConfig(_Frozen):
 
     hops: int = Field(default=2, ge=1, le=4, description="Radius of the random walk around its seeds.")
     restart: float = Field(default=0.3, gt=0, lt=1, description="How often the random walk returns to a seed.")
-    iterations: int = Field(default=20, ge=1)
+    iterations: int = Field(default=20, ge=1, description="Power-iteration rounds of the random walk.")
     min_type_weight: float = Field(default=0.05, ge=0, description="Floor of a relation type's specificity weight.")
     guided_boost: float = Field(
         default=4.0, ge=1, description="A relation type (and direction) the question asks for weighs this much more."
@@ -104,7 +104,7 @@ class FusionConfig(_Frozen):
     )
     k: int = Field(default=10, ge=0, description="Rank r counts weight / (k + r) (method rank).")
     linked_bonus: float = Field(
-        default=1.0, ge=0, description="Added to a linked entity's fused score, times its confidence."
+        default=1.0, ge=0, description="Added to a start's fused score, times its confidence: starts rank first."
     )
     vector_gain: float = Field(
         default=1.0, ge=0, description="Added to the vector list's weight times the share of words text cannot read."
@@ -156,3 +156,48 @@ DEFAULT = SearchConfig(
         RetrieverSpec(name="chain", weight_named=1.5, weight_unnamed=1.5),
     ),
 )
+
+
+def markdown_table(config: SearchConfig) -> str:
+    """Every setting of ``config`` as a markdown table (setting, value, meaning); docs/retrieval.md embeds
+    the default's, and a test keeps the two equal, so the docs never repeat a number by hand."""
+    rows = ["| setting | value | meaning |", "|---|---|---|"]
+    for spec in config.retrievers:
+        rows.append(
+            f"| `retrievers.{spec.name}` | {spec.weight_named:g} named, {spec.weight_unnamed:g} unnamed "
+            f"| {_RETRIEVER_MEANINGS[spec.name]} |"
+        )
+    rows += [f"| `{path}` | {value} | {meaning} |" for path, value, meaning in _settings(config, "")]
+    return "\n".join(rows)
+
+
+_RETRIEVER_MEANINGS: dict[RetrieverName, str] = {
+    "text": "Full text over title, aliases, summary and body, with phrase clauses.",
+    "vector": "The question's meaning against each embedded summary (multilingual).",
+    "walk": "A random walk with restart from the starts, typed and degree-damped.",
+    "chain": "The typed relation steps the question asks for, from the starts.",
+}
+
+
+def _settings(model: BaseModel, prefix: str) -> list[tuple[str, str, str]]:
+    found: list[tuple[str, str, str]] = []
+    for name, field in type(model).model_fields.items():
+        value = getattr(model, name)
+        if isinstance(value, BaseModel):
+            found += _settings(value, f"{prefix}{name}.")
+        elif name != "retrievers":
+            shown = (
+                f"{value:g}"
+                if isinstance(value, float)
+                else str(value).lower()
+                if isinstance(value, bool)
+                else str(value)
+            )
+            found.append((f"{prefix}{name}", shown, field.description or ""))
+    return found
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"{value:g}" if isinstance(value, float) else str(value)

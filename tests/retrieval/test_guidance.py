@@ -109,3 +109,10 @@ def test_word_order_of_another_language_is_not_read() -> None:
     assert steps(
         "Какую формализацию уточняет (recommends) libfoo, и какой является уточняемая?", PACKAGES, "libfoo"
     ) == [[("RECOMMENDS", False), ("RECOMMENDS", True)]]
+
+
+def test_quoted_words_are_never_relation_words() -> None:
+    """The question cites a description: its "depends" is the description's, not a step to take."""
+    question = 'Which package says "it depends on nothing and conflicts with no one"?'
+    assert steps(question, PACKAGES, None) == []
+    assert steps('What depends on the package described as "a fast parser"?', PACKAGES, None) == [[("DEPENDS", False)]]

@@ -139,3 +139,50 @@ async def test_context_within_a_small_budget_keeps_every_entity_and_counts_left_
     assert small.paths == whole.paths
     assert small.passages and small.omitted_passages > 0
     assert len(small.passages) + small.omitted_passages == len(whole.passages)
+
+
+async def test_a_three_step_question_gets_its_whole_chain_in_order(example: Client[Any]) -> None:
+    question = "Who led the agency that built the rocket that launched Apollo 11?"
+    found = await search(example, question, packs=["space-missions"])
+    context = ContextResult.model_validate(await call(example, "pack_context", question=question))
+
+    chain = ["SM.MISSION.APOLLO11", "SM.VEHICLE.SATURNV", "SM.AGENCY.MSFC", "SM.PERSON.VONBRAUN"]
+    assert [hit.id for hit in found.results[:4]] == chain
+    assert found.results[3].via == [
+        *("SM.MISSION.APOLLO11", "launched_by", "SM.VEHICLE.SATURNV", "built_by"),
+        *("SM.AGENCY.MSFC", "led_by", "SM.PERSON.VONBRAUN"),
+    ]
+    assert set(chain) <= {entity.id for entity in context.entities}
+
+
+async def test_a_name_that_is_an_ordinary_word_does_not_take_over(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """``make`` is an entity and a word most entities use: a question saying "make" is not about it."""
+    pack = tmp_path / "tools"
+    pack.mkdir()
+    write_entity(pack, "make", "Runs recipes from a Makefile.", title="make", summary="A build tool.")
+    for n in range(12):
+        write_entity(pack, f"tool{n}", f"Helps make tool number {n} work.", title=f"Tool {n}", summary="A tool.")
+    write_entity(pack, "ccache", "Caches compiler output to make rebuilds fast.", title="ccache", summary="A cache.")
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, "Which tool caches compiler output to make rebuilds fast?")
+
+    assert found.results[0].id == "ccache"
+    assert "make" not in [hit.id for hit in found.results[:1]]
+
+
+async def test_a_name_inside_a_quoted_description_is_left_to_full_text(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pack = tmp_path / "libraries"
+    pack.mkdir()
+    write_entity(pack, "gizmo", "Fast transforms in C.", title="gizmo", summary="A transform library.")
+    write_entity(pack, "pygizmo", "A thin wrapper around the gizmo library for Python scripts.", summary="Bindings.")
+    write_entity(pack, "other", "Something else entirely.", summary="Unrelated.")
+    run_ingest(pack)
+    async with client_for() as client:
+        quoted = await search(client, 'Which package says "a thin wrapper around the gizmo library"?')
+        named = await search(client, "What is gizmo?")
+
+    assert quoted.results[0].id == "pygizmo"
+    assert "linked" not in quoted.results[0].matched
+    assert named.results[0].id == "gizmo"
+    assert named.results[0].matched[0] == "linked"

@@ -1,0 +1,44 @@
+"""The search configuration: loading it, the full-text query it shapes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from graphrag.errors import InvalidArgument
+from graphrag.retrieval.config import DEFAULT, SearchConfig, TextConfig
+from graphrag.retrieval.lexical import TextQuery
+
+
+def test_the_default_round_trips_through_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "search.json"
+    path.write_text(DEFAULT.model_dump_json(), encoding="utf-8")
+    assert SearchConfig.load(path) == DEFAULT
+    assert SearchConfig.load(path).digest() == DEFAULT.digest()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"retrievers": [{"name": "text", "weight_named": -1, "weight_unnamed": 1}]}', "retrievers.0.weight_named"),
+        ('{"retrievers": [{"name": "bm25", "weight_named": 1, "weight_unnamed": 1}]}', "retrievers.0.name"),
+        ('{"retrievers": [], "walk": {"hops": 9}}', "retrievers"),
+        ('{"retrievers": [{"name": "text", "weight_named": 1, "weight_unnamed": 1}], "pool": 1, "typo": 1}', "typo"),
+        ("not json", "(top level)"),
+    ],
+)
+def test_a_bad_file_names_the_field(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "search.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InvalidArgument, match=rf"search config .*search\.json: {re.escape(message)}"):
+        SearchConfig.load(path)
+
+
+def test_neighbouring_words_become_sloppy_phrases_as_configured() -> None:
+    query = TextQuery.of('What "parses" fast JSON, in C?', TextConfig(phrase_slop=3, phrase_boost=2.5))
+    assert query is not None
+    assert query.lucene == '"parses" OR "fast" OR "json" OR "parses fast"~3^2.5 OR "fast json"~3^2.5'
+    words_alone = TextQuery.of("parses fast JSON", TextConfig(phrase_boost=0))
+    assert words_alone is not None and words_alone.lucene == '"parses" OR "fast" OR "json"'
