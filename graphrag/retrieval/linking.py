@@ -139,7 +139,8 @@ class EntityLinker:
         passages = quoted_passages(text)
         found: dict[str, Reading] = {}
         for m in self.mentions(text):
-            if any(start <= m.start and m.end <= end and (start, end) != (m.start, m.end) for start, end in passages):
+            whole = _bracketed(text, m.start, m.end)
+            if any(start <= m.start and m.end <= end and (start, end) != whole for start, end in passages):
                 reading: Reading = "cited"
             elif self._as_reference(table, m, text, ids[m.row]):
                 reading = "reference"
@@ -223,7 +224,22 @@ def _latin(token: str) -> list[str]:
 
 
 def _quoted(text: str, start: int, end: int) -> bool:
+    start, end = _bracketed(text, start, end)
     return start > 0 and end < len(text) and text[start - 1] in _OPENING_QUOTES and text[end] in _CLOSING_QUOTES
+
+
+def _bracketed(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name's span with the punctuation that closes it (``(Error as Signal)``, ``Inc.``): names match
+    by words, so a quoted title ending in a bracket is still the whole quoted passage."""
+    while start > 0 and _edge(text[start - 1], _OPENING_QUOTES):
+        start -= 1
+    while end < len(text) and _edge(text[end], _CLOSING_QUOTES):
+        end += 1
+    return start, end
+
+
+def _edge(char: str, quotes: str) -> bool:
+    return not (char.isalnum() or char.isspace() or char == "_" or char in quotes)
 
 
 def _written_as_name(text: str, start: int) -> bool:

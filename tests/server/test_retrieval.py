@@ -186,3 +186,20 @@ async def test_a_name_inside_a_quoted_description_is_left_to_full_text(run_inges
     assert "linked" not in quoted.results[0].matched
     assert named.results[0].id == "gizmo"
     assert named.results[0].matched[0] == "linked"
+
+
+async def test_a_quoted_title_ending_in_a_bracket_is_a_reference(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Names match by words, so «Principle: Error as signal (feedback)» quotes the whole title, closing
+    bracket and all: the question is about it, and the walk starts there."""
+    pack = tmp_path / "principles"
+    pack.mkdir()
+    title = "Principle: Error as signal (feedback)"
+    write_entity(pack, "errsig", "Errors show a living system.", title=f'"{title}"', related="{uses: [quiet]}")
+    write_entity(pack, "quiet", "Things rot unnoticed.", title="Quiet decay", summary="Unnoticed rot.")
+    write_entity(pack, "other", "Something else entirely.", title="Other", summary="Unrelated.")
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, f"Which anti-pattern does «{title}» rest on?")
+
+    assert found.results[0].id == "errsig"
+    assert "graph" in next(hit.matched for hit in found.results if hit.id == "quiet")
