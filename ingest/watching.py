@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from graphrag.names import relation_of_type
 from graphrag.stores.graph import GraphStore
-from ingest.packs import MANIFEST, markdown_files
+from ingest.packs import MANIFEST, Unreadable, markdown_files, read_pack_file
 from ingest.pipeline import open_packs
 from ingest.report import DanglingLink, IngestReport, Problem
 
@@ -127,17 +127,18 @@ class PackWatcher:
     def _sha256(self, key: FileKey) -> str | None:
         root = next(root for root, pack in self._roots.items() if pack == key[0])
         try:
-            return hashlib.sha256((root / key[1]).read_bytes()).hexdigest()
-        except OSError:  # deleted, or not readable: the ingest says which
+            return hashlib.sha256(read_pack_file(root, root / key[1], key[1])).hexdigest()
+        except Unreadable:  # deleted, not readable, or outside the pack: the ingest says which
             return None
 
     def _files(self, paths: Iterable[Path]) -> list[FileKey]:
         """The pack files saved; a saved pack.yaml stands for every file of its pack (links read anew)."""
         files: set[FileKey] = set()
-        for path in paths:
+        for saved in paths:
+            path = saved.parent.resolve() / saved.name  # a link is the pack's file, wherever it leads
             for root, pack in self._roots.items():
-                if path.resolve().is_relative_to(root):
-                    relative = path.resolve().relative_to(root).as_posix()
+                if path.is_relative_to(root):
+                    relative = path.relative_to(root).as_posix()
                     if relative == MANIFEST:
                         files.update((pack, rel) for _, rel in markdown_files(root))
                     else:

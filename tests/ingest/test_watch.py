@@ -11,7 +11,13 @@ import time
 from pathlib import Path
 from typing import IO
 
+from graphrag.config import Settings
+from graphrag.embedding import Embedder
 from graphrag.stores.graph import GraphStore
+from ingest.packs import OUTSIDE
+from ingest.pipeline import ingest
+from ingest.watching import PackWatcher
+from tests.ingest.test_hostile_ingest import SECRET, put
 from tests.ingest.test_ingest_stores import count
 
 
@@ -95,3 +101,20 @@ def test_each_save_prints_only_what_it_changed(graph: GraphStore, pack_copy: Pat
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_link_out_of_the_pack_saved_while_watching_is_refused(
+    graph: GraphStore, settings: Settings, embedder: Embedder, tmp_path: Path
+) -> None:
+    root = tmp_path / "p"
+    put(root, "a.md", "---\nid: A\n---\nA.\n")
+    put(tmp_path / "outside", "password.md", SECRET)
+    watcher = PackWatcher([root], graph, lambda: ingest([root], settings, embedder=embedder, graph=graph))
+    watcher.start()
+
+    (root / "leak.md").symlink_to(tmp_path / "outside" / "password.md")
+    save = watcher.saved({root / "leak.md"})
+
+    assert [p.render() for p in save.new_problems] == [f"leak.md: error: {OUTSIDE}"]
+    assert "SECRET" not in save.model_dump_json()
+    assert count(graph, "MATCH (e:Entity) WHERE e.id <> 'A' OR e.body CONTAINS 'hunter2' RETURN count(e)") == 0
