@@ -69,6 +69,11 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=SafeLoader)
 
 
+def compose_yaml(text: str) -> yaml.Node | None:
+    """The nodes of plain safe YAML, with the lines of its keys (``pack.yaml``'s errors name them)."""
+    return yaml.compose(text, Loader=SafeLoader)
+
+
 def split(text: str) -> tuple[str, str, int] | None:
     """Split ``---`` YAML ``---`` body; None when the file has no frontmatter block at all."""
     if text.startswith("\ufeff"):

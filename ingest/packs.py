@@ -13,8 +13,9 @@ import yaml
 from pydantic import ValidationError
 
 from graphrag.errors import echo
-from graphrag.names import TEAM_PACK_PREFIX
-from ingest.frontmatter import load_yaml
+from graphrag.names import TEAM_PACK_PREFIX, normalise_relation
+from ingest.frontmatter import compose_yaml, load_yaml
+from ingest.labels import reserved_relation
 from ingest.limits import MAX_FILE_BYTES
 from ingest.model import PackManifest
 from ingest.parse import ParsedFile, parse_file
@@ -75,7 +76,7 @@ def load_manifest(root: Path, raw: bytes, pack_id: str | None = None) -> PackMan
     if pack_id is not None:
         data["id"] = pack_id
     try:
-        return PackManifest.model_validate(data)
+        manifest = PackManifest.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -83,6 +84,35 @@ def load_manifest(root: Path, raw: bytes, pack_id: str | None = None) -> PackMan
         if not named and where == "id":  # the folder name stands in for the id: say how to give one
             raise PackError(f"{root}: {problem}; rename the folder, or give an id in {MANIFEST}") from exc
         raise PackError(f"{path}: [{where}] {problem}") from exc
+    _refuse_reserved_relations(path, raw, manifest)
+    return manifest
+
+
+def _refuse_reserved_relations(path: Path, raw: bytes, manifest: PackManifest) -> None:
+    """A link may be written under a declared name or its inverse, and is stored under the declared one:
+    neither may be a relationship type of the service's own (``about: {inverse: concerns}`` would let
+    ``concerns:`` write ``ABOUT``)."""
+    for name, spec in manifest.relations.items():
+        for written, where in ((name, f"relations.{name}"), (spec.inverse, f"relations.{name}.inverse")):
+            if written is not None and (reserved := reserved_relation(written)):
+                line = _relation_lines(raw).get(where, 1)
+                raise PackError(f"{path}:{line}: [{where}] {reserved}; give it another name")
+
+
+def _relation_lines(raw: bytes) -> dict[str, int]:
+    """``relations.<name>`` and ``relations.<name>.inverse`` -> their line in a (valid) pack.yaml."""
+    root = compose_yaml(raw.decode("utf-8-sig"))
+    lines: dict[str, int] = {}
+    for key, value in root.value if isinstance(root, yaml.MappingNode) else []:
+        if key.value != "relations" or not isinstance(value, yaml.MappingNode):
+            continue
+        for name_node, spec in value.value:
+            where = f"relations.{normalise_relation(str(name_node.value))}"
+            lines[where] = name_node.start_mark.line + 1
+            for field_node, _ in spec.value if isinstance(spec, yaml.MappingNode) else []:
+                if field_node.value == "inverse":
+                    lines[where + ".inverse"] = field_node.start_mark.line + 1
+    return lines
 
 
 def inside(root: Path, path: Path) -> bool:
