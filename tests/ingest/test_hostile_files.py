@@ -254,6 +254,14 @@ def test_a_reserved_relation_is_refused_under_every_name_a_link_is_written_under
     assert "which the service uses for its own links; give it another name" in str(raised.value)
 
 
+def test_a_reserved_kind_given_through_a_merge_key_names_the_merge_line() -> None:
+    parsed = parse("---\nbase: &k {kind: memory_record, tags: [a]}\nid: X\n<<: [*k]\ntags: [b]\n---\n")
+    assert rendered(parsed) == [
+        f"{PATH}:4: error [kind]: kind 'memory_record' would be the label :MemoryRecord, which the service uses "
+        "for its own nodes"
+    ]
+
+
 def test_reserved_relationship_types_are_read_from_the_cypher_files() -> None:
     assert {"CONTAINS", "ABOUT"} <= service_relationship_types() - RECORD_LINK_TYPES
     assert {relation.upper() for relation in get_args(Relation)} == RECORD_LINK_TYPES  # memory's, shared
