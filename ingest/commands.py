@@ -142,28 +142,25 @@ def watch_command(packs: tuple[Path, ...]) -> None:
     """
     from graphrag.embedding import load_embedder
     from graphrag.stores.graph import GraphStore
-    from ingest.watching import PackWatcher, watch_saves
+    from ingest.watching import PackWatcher
 
     settings = Settings()
     configure_logging(settings)
     try:
         graph = GraphStore.connect(settings)
-        embedder = load_embedder(settings.graphrag_embedder)
-        watcher = PackWatcher(packs, graph, lambda: ingest(packs, settings, embedder=embedder, graph=graph))
-        click.echo(render(watcher.start()))
-    except (PackError, GraphRagError) as exc:
+    except GraphRagError as exc:
         _fail(str(exc))
 
-    def saved(paths: set[Path]) -> None:
-        try:
-            click.echo(watcher.saved(paths).render())
-        except (PackError, GraphRagError) as exc:
-            click.echo(f"error: {exc}", err=True)
+    def first(report: IngestReport) -> None:
+        click.echo(render(report))
+        click.echo(f"watching {', '.join(map(str, packs))} (Ctrl-C stops)", err=True)
 
     try:
-        watch_saves(
-            packs, saved, on_ready=lambda: click.echo(f"watching {', '.join(map(str, packs))} (Ctrl-C stops)", err=True)
-        )
+        embedder = load_embedder(settings.graphrag_embedder)
+        watcher = PackWatcher(packs, graph, lambda: ingest(packs, settings, embedder=embedder, graph=graph))
+        watcher.run(first, lambda save: click.echo(save.render()), lambda exc: click.echo(f"error: {exc}", err=True))
+    except (PackError, GraphRagError) as exc:
+        _fail(str(exc))
     except KeyboardInterrupt:
         pass
     finally:
