@@ -11,6 +11,7 @@ import click
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
 from graphrag.logs import configure_logging
+from graphrag.stores import answering
 from ingest.annotations import command, workflow_commands
 from ingest.packs import PackError
 from ingest.pipeline import Progress, check, ingest
@@ -70,7 +71,8 @@ def _finish(report: IngestReport, as_json: bool) -> None:
 
 def _run(work: Callable[[], IngestReport], as_json: bool) -> None:
     try:
-        report = work()
+        with answering():
+            report = work()
     except (PackError, GraphRagError) as exc:
         _fail(str(exc))
     else:
@@ -158,7 +160,10 @@ def watch_command(packs: tuple[Path, ...]) -> None:
     try:
         embedder = load_embedder(settings.graphrag_embedder)
         watcher = PackWatcher(packs, graph, lambda: ingest(packs, settings, embedder=embedder, graph=graph))
-        watcher.run(first, lambda save: click.echo(save.render()), lambda exc: click.echo(f"error: {exc}", err=True))
+        with answering():  # a store that stops answering ends the watch: one line, exit 2
+            watcher.run(
+                first, lambda save: click.echo(save.render()), lambda exc: click.echo(f"error: {exc}", err=True)
+            )
     except (PackError, GraphRagError) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
