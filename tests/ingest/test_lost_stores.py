@@ -131,3 +131,32 @@ def test_a_store_gone_while_watching_is_one_line_and_exit_2(graph: GraphStore, t
 
     assert (done.returncode, done.stderr.splitlines()[-1:]) == (2, [QDRANT_LOST]), done.stderr[-3000:]
     assert "Traceback" not in done.stderr
+
+
+def test_neo4j_killed_while_watching_is_one_line_and_exit_2(graph: GraphStore, tmp_path: Path) -> None:
+    target = urlsplit(Settings().neo4j_uri)
+    relay = Relay((target.hostname or "127.0.0.1", target.port or 7687), after=2**40)
+    pack = generated_pack(tmp_path / "gen", 3)
+    env = {"NEO4J_URI": f"bolt://127.0.0.1:{relay.port}", "GRAPHRAG_HOME": str(tmp_path / "home")}
+    watching = subprocess.Popen(
+        [sys.executable, "-m", "graphrag.cli", "watch", str(pack)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **env},
+    )
+    try:
+        assert watching.stderr is not None
+        while "watching" not in (line := watching.stderr.readline()):
+            assert line, "graphrag watch ended before it watched"
+        relay.close()
+        put(pack, "e0000.md", "---\nid: GEN.0\ntitle: Saved after Neo4j went away\n---\n")
+        _, stderr = watching.communicate(timeout=120)
+    finally:
+        relay.close()
+        if watching.poll() is None:
+            watching.kill()
+            watching.wait()
+
+    assert (watching.returncode, stderr.splitlines()[-1:]) == (2, [NEO4J_LOST]), stderr[-3000:]
+    assert "Traceback" not in stderr
