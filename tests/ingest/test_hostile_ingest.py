@@ -98,7 +98,7 @@ SECRET = "---\nid: SECRET.PASSWORD\ntitle: root password\n---\nhunter2\n"
 
 
 def linked_out_pack(tmp_path: Path) -> Path:
-    """A pack whose links lead to a password file and a folder outside it, and one link inside it."""
+    """A pack whose links lead to a password file and a folder outside it, and links inside it."""
     put(tmp_path / "outside", "password.md", SECRET)
     put(tmp_path / "outside", "folder/password.md", SECRET)
     root = tmp_path / "p"
@@ -107,6 +107,7 @@ def linked_out_pack(tmp_path: Path) -> Path:
     (root / "notes" / "leak-again.md").symlink_to(tmp_path / "outside" / "password.md")
     (root / "linked").symlink_to(tmp_path / "outside" / "folder")
     (root / "notes" / "alias.md").symlink_to("real.md")
+    (root / "mirror").symlink_to("notes")  # inside: not entered, its files are read where they are
     return root
 
 
@@ -114,7 +115,8 @@ def test_a_link_out_of_the_pack_is_refused_before_it_is_read(
     run_ingest, tmp_path: Path, graph: GraphStore, settings: Settings
 ) -> None:
     """Two links to one outside file once printed its id in the duplicate-id error; a linked folder was
-    skipped in silence. A link that stays inside the pack is read under its own path."""
+    skipped in silence. A linked file that stays inside the pack is read under its own path; a linked folder
+    inside it is not entered."""
     root = linked_out_pack(tmp_path)
 
     report = run_ingest(root)
