@@ -33,10 +33,12 @@ def free_port() -> int:
 
 
 @asynccontextmanager
-async def served_over_http(mcp: FastMCP) -> AsyncIterator[str]:
-    """A real uvicorn serving ``mcp`` on a free loopback port, in this event loop; yields its base URL."""
+async def served_over_http(mcp: FastMCP, options: dict[str, Any] | None = None) -> AsyncIterator[str]:
+    """A real uvicorn serving ``mcp`` on a free loopback port, in this event loop; yields its base URL.
+    ``options``: uvicorn's configuration as ``graphrag serve`` gives it (``uvicorn_options``)."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(mcp.http_app(), host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(mcp.http_app(), host="127.0.0.1", port=port, **(options or {"log_level": "warning"}))
+    server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     try:
         while not server.started:
