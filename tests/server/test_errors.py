@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +24,8 @@ from tests.conftest import EXAMPLES
 from tests.server.conftest import VALID, write_entity
 
 HUGE = "a" * 100_000
+MCP_DOCS = (EXAMPLES.parent / "docs" / "mcp.md").read_text(encoding="utf-8")
+LONG = "a" * 500  # longer than any echo, within every id's limit (a longer value is refused by its limit)
 
 
 async def error(client: Client[Any], tool: str, arguments: dict[str, Any]) -> str:
@@ -36,17 +39,21 @@ async def error(client: Client[Any], tool: str, arguments: dict[str, Any]) -> st
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        ("pack_get", {"id": HUGE}, "not_found: no entity has the id 'aaa"),
-        ("pack_graph", {"id": "SM.MISSION.LUNA9", "to": HUGE}, "not_found: no entity has the id 'aaa"),
-        ("pack_graph", {"id": "SM.MISSION.LUNA9", "relations": [HUGE]}, "invalid_argument: unknown relation 'aaa"),
+        ("pack_get", {"id": LONG}, "not_found: no entity has the id 'aaa"),
+        ("pack_graph", {"id": "SM.MISSION.LUNA9", "to": LONG}, "not_found: no entity has the id 'aaa"),
+        ("pack_graph", {"id": "SM.MISSION.LUNA9", "relations": [LONG[:200]]}, "invalid_argument: unknown relation"),
         (
             "pack_search",
-            {"query": "x", "packs": [f"{n}{HUGE}" for n in range(50)]},
+            {"query": "x", "packs": [f"{n}{LONG}" for n in range(50)]},
             "invalid_argument: unknown packs: 0aaa",
         ),
         ("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": HUGE}, "invalid_argument: depth: Input should be"),
-        ("search", {"query": "x", "workspace": HUGE}, "workspace_inactive: workspace 'aaa"),
-        ("save_memory", {"content": "x", "derived_from": [f"{n}{HUGE}" for n in range(50)]}, "not_found: derived_from"),
+        ("search", {"query": "x", "workspace": LONG[:200]}, "workspace_inactive: workspace 'aaa"),
+        (
+            "save_memory",
+            {"content": "x", "derived_from": [f"{n}{LONG[:190]}" for n in range(50)]},
+            "not_found: derived",
+        ),
         (HUGE, {}, "not_found: no tool is named 'aaa"),
     ],
     ids=["pack_get id", "graph to", "relation", "packs", "schema", "workspace", "derived_from", "tool name"],
@@ -77,6 +84,47 @@ async def test_a_lone_surrogate_in_any_string_argument_is_invalid(example: Clien
     for tool, arguments in cases:
         message = await error(example, tool, arguments)
         assert message.startswith("invalid_argument: ") and "lone UTF-16 surrogate" in message, (tool, message)
+
+
+def string_limits(tools: Sequence[Any]) -> list[tuple[str, str, int | None, bool]]:
+    """Every string argument of every tool (enums aside): tool, argument, its ``maxLength``, whether a list."""
+    found = []
+    for tool in tools:
+        for name, schema in tool.input_schema["properties"].items():
+            for branch in schema.get("anyOf", [schema]):
+                if branch.get("type") == "array" and branch["items"].get("type") == "string":
+                    found.append((tool.name, name, branch["items"].get("maxLength"), True))
+                elif branch.get("type") == "string" and "enum" not in branch:
+                    found.append((tool.name, name, branch.get("maxLength"), False))
+    return found
+
+
+async def test_every_string_argument_has_a_documented_limit(example: Client[Any]) -> None:
+    limits = string_limits(await example.list_tools())
+    assert [(tool, name) for tool, name, limit, _ in limits if limit is None] == []
+    documented = set(re.findall(r"^\| `(\w+)` \| `(\w+)` \| ([\d,]+) \|", MCP_DOCS, flags=re.MULTILINE))
+    assert {(tool, name, f"{limit:,}") for tool, name, limit, _ in limits} <= documented
+
+
+async def test_a_string_argument_past_its_limit_is_invalid(example: Client[Any]) -> None:
+    """One character too many, in every string argument of every tool, and the floods of issue 18 (a
+    300,000-character workspace, 10,000 combining accents): ``invalid_argument``, never ``internal``."""
+    cases = []
+    for tool, name, limit, is_list in string_limits(await example.list_tools()):
+        assert limit is not None
+        cases += [(tool, name, "a" * (limit + 1), is_list), (tool, name, "\u0301" * max(10_000, limit + 1), is_list)]
+    cases += [("save_memory", name, "a" * 300_000, False) for name in ("workspace", "source_id", "fact_key")]
+    for tool, name, value, is_list in cases:
+        message = await error(example, tool, {**VALID[tool], name: [value] if is_list else value})
+        assert message.startswith(f"invalid_argument: {name}") and "characters" in message, (tool, name, message)
+
+
+async def test_limits_count_characters_after_normalisation(example: Client[Any]) -> None:
+    decomposed = "e\u0301" * 500  # 1,000 code points as sent, 500 characters once composed: within 500
+    saved = (await example.call_tool("save_memory", {"content": "x", "fact_key": decomposed})).structured_content
+    assert saved["fact_key"] == decomposed
+    message = await error(example, "save_memory", {"content": "x", "fact_key": decomposed + "e"})
+    assert message.startswith("invalid_argument: fact_key: Value error, at most 500 characters"), message
 
 
 def forged(**fields: Any) -> str:
