@@ -22,7 +22,7 @@ from graphrag.config import Settings
 class HeadDeadline(H11Protocol):
     """uvicorn's h11 protocol, closing a connection whose request head is not complete in time."""
 
-    head_seconds = 10.0
+    head_seconds: float  # GRAPHRAG_HTTP_HEADER_TIMEOUT_SECONDS, set by ``uvicorn_options``
     _head_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
