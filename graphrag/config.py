@@ -67,7 +67,7 @@ class Settings(BaseSettings):
         default=5, ge=1, description="HTTP: an idle kept-alive connection is closed after this."
     )
     graphrag_http_max_connections: int = Field(
-        default=256, ge=1, description="HTTP: beyond this many open connections a request is answered 503."
+        default=256, ge=1, description="HTTP: a connection beyond this many open ones is answered 503 and closed."
     )
 
     github_api_url: str = Field(

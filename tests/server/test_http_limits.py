@@ -1,5 +1,6 @@
 """The HTTP server as ``graphrag serve`` configures uvicorn, over real sockets: a head that does not arrive
-in time, a kept-alive connection left idle and connections beyond the limit are not held."""
+in time, a kept-alive connection left idle and connections beyond the limit are not held (uvicorn alone
+held them all: 50 sockets sending a header line a second, 20 silent ones, 3,000 idle ones)."""
 
 from __future__ import annotations
 
@@ -76,9 +77,11 @@ async def test_silent_slow_and_idle_connections_are_closed(server: str) -> None:
     assert await closed_after(kept) < 2  # then closed once idle (keep-alive 1 s)
 
 
-async def test_beyond_the_connection_limit_a_request_is_answered_503(server: str) -> None:
+async def test_a_connection_beyond_the_limit_is_answered_503_and_closed(server: str) -> None:
     idle = [await connect(server) for _ in range(3)]
-    assert (await ask(await connect(server))).startswith(b"HTTP/1.1 503 ")
+    beyond = await connect(server)
+    assert (await ask(beyond)).startswith(b"HTTP/1.1 503 ")
+    assert await closed_after(beyond) < 0.5
     for socket in idle:  # the silent ones are closed at the head deadline, which frees the places
         await closed_after(socket)
     assert (await ask(await connect(server))).startswith(b"HTTP/1.1 200 ")
