@@ -21,7 +21,7 @@ from graphrag.errors import ECHO_CHARS
 from graphrag.server.app import create_server
 from graphrag.server.errors import ERROR_BYTES
 from tests.conftest import EXAMPLES
-from tests.server.conftest import VALID, write_entity
+from tests.server.conftest import VALID, refuses_past_limits, string_limits, write_entity
 
 HUGE = "a" * 100_000
 MCP_DOCS = (EXAMPLES.parent / "docs" / "mcp.md").read_text(encoding="utf-8")
@@ -86,19 +86,6 @@ async def test_a_lone_surrogate_in_any_string_argument_is_invalid(example: Clien
         assert message.startswith("invalid_argument: ") and "lone UTF-16 surrogate" in message, (tool, message)
 
 
-def string_limits(tools: Sequence[Any]) -> list[tuple[str, str, int | None, bool]]:
-    """Every string argument of every tool (enums aside): tool, argument, its ``maxLength``, whether a list."""
-    found = []
-    for tool in tools:
-        for name, schema in tool.input_schema["properties"].items():
-            for branch in schema.get("anyOf", [schema]):
-                if branch.get("type") == "array" and branch["items"].get("type") == "string":
-                    found.append((tool.name, name, branch["items"].get("maxLength"), True))
-                elif branch.get("type") == "string" and "enum" not in branch:
-                    found.append((tool.name, name, branch.get("maxLength"), False))
-    return found
-
-
 async def test_every_string_argument_has_a_documented_limit(example: Client[Any]) -> None:
     limits = string_limits(await example.list_tools())
     assert [(tool, name) for tool, name, limit, _ in limits if limit is None] == []
@@ -107,16 +94,7 @@ async def test_every_string_argument_has_a_documented_limit(example: Client[Any]
 
 
 async def test_a_string_argument_past_its_limit_is_invalid(example: Client[Any]) -> None:
-    """One character too many, in every string argument of every tool, and the floods of issue 18 (a
-    300,000-character workspace, 10,000 combining accents): ``invalid_argument``, never ``internal``."""
-    cases = []
-    for tool, name, limit, is_list in string_limits(await example.list_tools()):
-        assert limit is not None
-        cases += [(tool, name, "a" * (limit + 1), is_list), (tool, name, "\u0301" * max(10_000, limit + 1), is_list)]
-    cases += [("save_memory", name, "a" * 300_000, False) for name in ("workspace", "source_id", "fact_key")]
-    for tool, name, value, is_list in cases:
-        message = await error(example, tool, {**VALID[tool], name: [value] if is_list else value})
-        assert message.startswith(f"invalid_argument: {name}") and "characters" in message, (tool, name, message)
+    await refuses_past_limits(example, await example.list_tools())
 
 
 async def test_limits_count_characters_after_normalisation(example: Client[Any]) -> None:
