@@ -141,7 +141,10 @@ async def test_an_allowlisted_search_returns_observation_ids_of_durable_rows_and
 
 async def test_feedback_arguments_past_their_limit_are_invalid(serve: Callable[..., Any], dsns: JournalDsns) -> None:
     async with serve(dsns.runtime) as url, as_token(url, PILOT) as pilot:
-        await refuses_past_limits(pilot, [t for t in await pilot.list_tools() if t.name == "retrieval_feedback"])
+        tools = [t for t in await pilot.list_tools() if t.name == "retrieval_feedback"]
+        await refuses_past_limits(
+            pilot, tools, {"retrieval_feedback": {"observation_id": str(uuid.uuid4()), "hit_id": "x"}}
+        )
 
 
 async def test_pack_context_records_entities_and_passages_and_a_passage_takes_feedback(

@@ -91,7 +91,6 @@ VALID: dict[str, dict[str, Any]] = {  # arguments each tool accepts (tests add o
     "disconnect_source": {"source": "github:acme/handbook"},
     "get_document": {"source": "github:acme/handbook", "filename": "a.md"},
     "put_document": {"source": "github:acme/handbook", "filename": "a.md", "content": "x", "sha": None},
-    "retrieval_feedback": {"observation_id": "0190a2b4-0000-7000-8000-000000000000", "hit_id": "x"},
 }
 
 
@@ -108,9 +107,12 @@ def string_limits(tools: Sequence[Any]) -> list[tuple[str, str, int | None, bool
     return found
 
 
-async def refuses_past_limits(client: Client[Any], tools: Sequence[Any]) -> None:
-    """One character too many, in every string argument of ``tools``, and the floods of issue 18 (a
-    300,000-character workspace, 10,000 combining accents): ``invalid_argument``, never ``internal``."""
+async def refuses_past_limits(
+    client: Client[Any], tools: Sequence[Any], valid: dict[str, dict[str, Any]] = VALID
+) -> None:
+    """One character too many, in every string argument of ``tools`` (``valid``: arguments each accepts), and
+    the floods of issue 18 (a 300,000-character workspace, 10,000 combining accents): ``invalid_argument``,
+    never ``internal``."""
     cases = []
     for tool, name, limit, is_list in string_limits(tools):
         assert limit is not None, (tool, name)
@@ -119,6 +121,6 @@ async def refuses_past_limits(client: Client[Any], tools: Sequence[Any]) -> None
         cases += [("save_memory", name, "a" * 300_000, False) for name in ("workspace", "source_id", "fact_key")]
     for tool, name, value, is_list in cases:
         with pytest.raises(ToolError) as caught:
-            await client.call_tool(tool, {**VALID[tool], name: [value] if is_list else value})
+            await client.call_tool(tool, {**valid[tool], name: [value] if is_list else value})
         message = str(caught.value)
         assert message.startswith(f"invalid_argument: {name}") and "characters" in message, (tool, name, message)
