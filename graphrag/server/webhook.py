@@ -50,6 +50,7 @@ class Webhook:
             return _answer(404, "not_found", "this server takes no GitHub webhooks (GITHUB_WEBHOOK_SECRET is unset)")
         body = await _capped_body(request)
         if body is None:
+            log.warning("github webhook: a delivery larger than GitHub sends was refused")
             return _answer(413, "invalid_argument", "the delivery is larger than GitHub sends", close=True)
         expected = "sha256=" + hmac.new(self._secret, body, hashlib.sha256).hexdigest()
         if not hmac.compare_digest(expected.encode(), request.headers.get("x-hub-signature-256", "").encode()):
