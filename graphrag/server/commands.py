@@ -24,9 +24,6 @@ from graphrag.stores.graph import GraphStore
 if TYPE_CHECKING:
     from graphrag.server.context import Services
 
-# uvicorn configures no logging of its own: the service's handler takes its records (and strips query
-# strings from its access lines).
-UVICORN_CONFIG = {"log_config": None}
 log = logging.getLogger(__name__)
 
 
@@ -75,6 +72,7 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
         )
     from graphrag.logs import configure_logging
     from graphrag.server.app import create_server
+    from graphrag.server.http import uvicorn_options
 
     configure_logging(settings)  # after fastmcp's import, which installs handlers of its own
     if open_to_all:
@@ -89,7 +87,8 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
     if transport == "stdio":
         mcp.run(show_banner=False)
     else:
-        mcp.run(transport="http", host=host, port=port, show_banner=False, uvicorn_config=UVICORN_CONFIG)
+        options = uvicorn_options(settings)
+        mcp.run(transport="http", host=host, port=port, show_banner=False, uvicorn_config=options)
 
 
 def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services, threading.Event], None]:
