@@ -3,9 +3,10 @@
 // stemming, CJK bigrams); a query uses the ones its scripts need. Of a body each index gets only the
 // words in its script (body_latin, body_ru, body_cjk: written by ingest), so a word is analysed once, not
 // three times. Passages need no index: a question's passages are ranked among its entities' own. They are eventually consistent (updated after commit, off
-// the writing transaction); ingest waits for them before it returns. An index whose analyzer or fields
-// differ from these, or that this file no longer lists, is dropped (an index cannot be altered), so a
-// change here takes effect.
+// the writing transaction); ingest waits for them before it returns. An index of these names whose
+// analyzer or fields differ is dropped and created again (an index cannot be altered), so a change here
+// takes effect; other indexes (an analyst's own) are left alone, and the service's former ones are dropped
+// by name below (the passages' indexes of older releases).
 // Parameters: none.
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT pack_id IF NOT EXISTS FOR (p:Pack) REQUIRE p.id IS UNIQUE;
@@ -13,4 +14,7 @@ CREATE INDEX entity_pack IF NOT EXISTS FOR (e:Entity) ON (e.pack);
 CREATE INDEX passage_entity IF NOT EXISTS FOR (p:Passage) ON (p.entity);
 CREATE FULLTEXT INDEX entity_text IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body] OPTIONS {indexConfig: {`fulltext.analyzer`: 'english', `fulltext.eventually_consistent`: true}};
 CREATE FULLTEXT INDEX entity_text_ru IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body_ru] OPTIONS {indexConfig: {`fulltext.analyzer`: 'russian', `fulltext.eventually_consistent`: true}};
-CREATE FULLTEXT INDEX entity_text_cjk IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body_cjk] OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: true}}
+CREATE FULLTEXT INDEX entity_text_cjk IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body_cjk] OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk', `fulltext.eventually_consistent`: true}};
+DROP INDEX passage_text IF EXISTS;
+DROP INDEX passage_text_ru IF EXISTS;
+DROP INDEX passage_text_cjk IF EXISTS

@@ -60,6 +60,16 @@ class Settings(BaseSettings):
         default=None, description="The bearer token of the account whose candidates `observations export` writes."
     )
 
+    graphrag_http_header_timeout_seconds: float = Field(
+        default=10.0, gt=0, description="HTTP: a request head must arrive whole within this, or the connection closes."
+    )
+    graphrag_http_keepalive_seconds: int = Field(
+        default=5, ge=1, description="HTTP: an idle kept-alive connection is closed after this."
+    )
+    graphrag_http_max_connections: int = Field(
+        default=256, ge=1, description="HTTP: a connection beyond this many open ones is answered 503 and closed."
+    )
+
     github_api_url: str = Field(
         default="https://api.github.com", description="GitHub's REST API (a GitHub Enterprise or test double URL)."
     )

@@ -11,6 +11,7 @@ import click
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
 from graphrag.logs import configure_logging
+from graphrag.stores import answering
 from ingest.annotations import command, workflow_commands
 from ingest.packs import PackError
 from ingest.pipeline import Progress, check, ingest
@@ -70,7 +71,8 @@ def _finish(report: IngestReport, as_json: bool) -> None:
 
 def _run(work: Callable[[], IngestReport], as_json: bool) -> None:
     try:
-        report = work()
+        with answering():
+            report = work()
     except (PackError, GraphRagError) as exc:
         _fail(str(exc))
     else:
@@ -142,28 +144,28 @@ def watch_command(packs: tuple[Path, ...]) -> None:
     """
     from graphrag.embedding import load_embedder
     from graphrag.stores.graph import GraphStore
-    from ingest.watching import PackWatcher, watch_saves
+    from ingest.watching import PackWatcher
 
     settings = Settings()
     configure_logging(settings)
     try:
         graph = GraphStore.connect(settings)
-        embedder = load_embedder(settings.graphrag_embedder)
-        watcher = PackWatcher(packs, graph, lambda: ingest(packs, settings, embedder=embedder, graph=graph))
-        click.echo(render(watcher.start()))
-    except (PackError, GraphRagError) as exc:
+    except GraphRagError as exc:
         _fail(str(exc))
 
-    def saved(paths: set[Path]) -> None:
-        try:
-            click.echo(watcher.saved(paths).render())
-        except (PackError, GraphRagError) as exc:
-            click.echo(f"error: {exc}", err=True)
+    def first(report: IngestReport) -> None:
+        click.echo(render(report))
+        click.echo(f"watching {', '.join(map(str, packs))} (Ctrl-C stops)", err=True)
 
     try:
-        watch_saves(
-            packs, saved, on_ready=lambda: click.echo(f"watching {', '.join(map(str, packs))} (Ctrl-C stops)", err=True)
-        )
+        embedder = load_embedder(settings.graphrag_embedder)
+        watcher = PackWatcher(packs, graph, lambda: ingest(packs, settings, embedder=embedder, graph=graph))
+        with answering():  # a store that stops answering ends the watch: one line, exit 2
+            watcher.run(
+                first, lambda save: click.echo(save.render()), lambda exc: click.echo(f"error: {exc}", err=True)
+            )
+    except (PackError, GraphRagError) as exc:
+        _fail(str(exc))
     except KeyboardInterrupt:
         pass
     finally:

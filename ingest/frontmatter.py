@@ -69,6 +69,11 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=SafeLoader)
 
 
+def compose_yaml(text: str) -> yaml.Node | None:
+    """The nodes of plain safe YAML, with the lines of its keys (``pack.yaml``'s errors name them)."""
+    return yaml.compose(text, Loader=SafeLoader)
+
+
 def split(text: str) -> tuple[str, str, int] | None:
     """Split ``---`` YAML ``---`` body; None when the file has no frontmatter block at all."""
     if text.startswith("\ufeff"):
@@ -162,6 +167,7 @@ class _Walk:
         """Keys are read as the text written (``on:`` is 'on', not True; ``1:`` is '1'): they become
         property names and JSON keys, which are text."""
         seen: set[str] = set()
+        merges: list[tuple[yaml.Node, int]] = []
         for key_node, value_node in node.value:
             line = _line(key_node)
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _TAG + "binary":
@@ -169,7 +175,9 @@ class _Walk:
             key = key_node.value
             if not key or "\0" in key:
                 raise FrontmatterError(f"key {shown(key)} is empty or holds a NUL character", line, parent)
-            if key_node.tag != _TAG + "merge":
+            if key_node.tag == _TAG + "merge":
+                merges.append((value_node, line))
+            else:
                 key_node.tag = _TAG + "str"
             path = key if parent is None else f"{parent}.{key}"
             if key in seen:
@@ -177,11 +185,18 @@ class _Walk:
             seen.add(key)
             if parent is None:
                 self._key_line = line
-                self._out.key_lines.setdefault(key, line)
-            else:
-                self._out.nested_key_lines.setdefault((parent, key), line)
+            self._key_at(parent, key, line)
             if not isinstance(value_node, yaml.ScalarNode) or value_node.tag in _CHECKED:
                 self.value(value_node, path, depth)
+        for merged, line in merges:  # a key written in the mapping wins over a merged one, and so does its line
+            for key in _merged_keys(merged) - seen:
+                self._key_at(parent, key, line)
+
+    def _key_at(self, parent: str | None, key: str, line: int) -> None:
+        if parent is None:
+            self._out.key_lines.setdefault(key, line)
+        else:
+            self._out.nested_key_lines.setdefault((parent, key), line)
 
     def value(self, node: yaml.Node, path: str | None, depth: int) -> None:
         if not isinstance(node, yaml.ScalarNode):
@@ -195,6 +210,18 @@ class _Walk:
                 valid = False
             if not valid:
                 raise FrontmatterError(f"{shown(node.value)} is not {_TYPED[node.tag]}", _line(node), path)
+
+
+def _merged_keys(node: yaml.Node) -> set[str]:
+    """The keys a merge (``<<: *k`` or ``<<: [*a, *b]``) brings in, its own merges' included (the walk has
+    already refused a recursive alias)."""
+    mappings = node.value if isinstance(node, yaml.SequenceNode) else [node]
+    keys: set[str] = set()
+    for mapping in mappings:
+        if isinstance(mapping, yaml.MappingNode):
+            for key_node, value_node in mapping.value:
+                keys |= _merged_keys(value_node) if key_node.tag == _TAG + "merge" else {str(key_node.value)}
+    return keys
 
 
 def _storable(value: Any) -> bool:

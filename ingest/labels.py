@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from graphrag.names import relationship_type
 from graphrag.stores.cypher import CypherFile, all_queries
+from ingest.report import shown
 
 # `(n:A:B ...)` in a node pattern, and `n:A` in a label test (`WHERE n:Missing`, `SET n:Missing`). A
 # relationship `[r:TYPE]` is left out by its `[`, a map entry `{key: value}` by its `{` or its space.
@@ -61,7 +63,12 @@ def service_relationship_types() -> frozenset[str]:
     return frozenset(found)
 
 
-def reserved_relationship_type(rel_type: str) -> bool:
-    """Whether a relation's type is one the service draws itself (``CONTAINS`` from a pack to its
-    entities, ``ABOUT`` from a memory record): a pack's link of that type would be walked as one of them."""
-    return rel_type in service_relationship_types() - RECORD_LINK_TYPES
+def reserved_relation(relation: str) -> str | None:
+    """Why a (normalised) relation name may not name links, or None: its type is one the service draws
+    itself (``CONTAINS`` from a pack to its entities, ``ABOUT`` from a memory record), so a pack's link of
+    that type would be walked as one of them."""
+    rel_type = relationship_type(relation)
+    if rel_type not in service_relationship_types() - RECORD_LINK_TYPES:
+        return None
+    owned = "which the service uses for its own links"
+    return f"relation {shown(relation)} would be the relationship type {rel_type}, {owned}"

@@ -13,8 +13,9 @@ import yaml
 from pydantic import ValidationError
 
 from graphrag.errors import echo
-from graphrag.names import TEAM_PACK_PREFIX
-from ingest.frontmatter import load_yaml
+from graphrag.names import TEAM_PACK_PREFIX, normalise_relation
+from ingest.frontmatter import compose_yaml, load_yaml
+from ingest.labels import reserved_relation
 from ingest.limits import MAX_FILE_BYTES
 from ingest.model import PackManifest
 from ingest.parse import ParsedFile, parse_file
@@ -46,6 +47,8 @@ def open_pack(root: Path, pack_id: str | None = None) -> Pack:
     if not root.is_dir():
         raise PackError(f"{root}: not a folder (a pack is a folder of markdown files)")
     path = root / MANIFEST
+    if path.is_file() and not inside(root.resolve(), path):
+        raise PackError(f"{path}: {OUTSIDE}")
     raw = path.read_bytes() if path.is_file() else b""
     manifest = load_manifest(root, raw, pack_id)
     if pack_id is None and manifest.id.startswith(TEAM_PACK_PREFIX):
@@ -73,7 +76,7 @@ def load_manifest(root: Path, raw: bytes, pack_id: str | None = None) -> PackMan
     if pack_id is not None:
         data["id"] = pack_id
     try:
-        return PackManifest.model_validate(data)
+        manifest = PackManifest.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -81,16 +84,55 @@ def load_manifest(root: Path, raw: bytes, pack_id: str | None = None) -> PackMan
         if not named and where == "id":  # the folder name stands in for the id: say how to give one
             raise PackError(f"{root}: {problem}; rename the folder, or give an id in {MANIFEST}") from exc
         raise PackError(f"{path}: [{where}] {problem}") from exc
+    _refuse_reserved_relations(path, raw, manifest)
+    return manifest
+
+
+def _refuse_reserved_relations(path: Path, raw: bytes, manifest: PackManifest) -> None:
+    """A link may be written under a declared name or its inverse, and is stored under the declared one:
+    neither may be a relationship type of the service's own (``about: {inverse: concerns}`` would let
+    ``concerns:`` write ``ABOUT``)."""
+    for name, spec in manifest.relations.items():
+        for written, where in ((name, f"relations.{name}"), (spec.inverse, f"relations.{name}.inverse")):
+            if written is not None and (reserved := reserved_relation(written)):
+                line = _relation_lines(raw).get(where, 1)
+                raise PackError(f"{path}:{line}: [{where}] {reserved}; give it another name")
+
+
+def _relation_lines(raw: bytes) -> dict[str, int]:
+    """``relations.<name>`` and ``relations.<name>.inverse`` -> their line in a (valid) pack.yaml."""
+    root = compose_yaml(raw.decode("utf-8-sig"))
+    lines: dict[str, int] = {}
+    for key, value in root.value if isinstance(root, yaml.MappingNode) else []:
+        if key.value != "relations" or not isinstance(value, yaml.MappingNode):
+            continue
+        for name_node, spec in value.value:
+            where = f"relations.{normalise_relation(str(name_node.value))}"
+            lines[where] = name_node.start_mark.line + 1
+            for field_node, _ in spec.value if isinstance(spec, yaml.MappingNode) else []:
+                if field_node.value == "inverse":
+                    lines[where + ".inverse"] = field_node.start_mark.line + 1
+    return lines
+
+
+def inside(root: Path, path: Path) -> bool:
+    """Whether ``path``'s real path (every symlink followed) lies in the pack folder ``root`` (resolved)."""
+    return Path(os.path.realpath(path)).is_relative_to(root)
 
 
 def markdown_files(root: Path) -> list[tuple[Path, str]]:
     """Every ``*.md`` below the root (any depth; hidden folders and files skipped, never entered), with its
-    pack-relative POSIX path, in a stable order."""
+    pack-relative POSIX path, in a stable order. A linked folder is not entered; one whose real path lies
+    outside the pack is listed (as ``folder/``) so that the run refuses it aloud."""
     found: list[tuple[Path, str]] = []
     for folder, subfolders, names in os.walk(root):
         subfolders[:] = [d for d in subfolders if not d.startswith(".")]
         relative = os.path.relpath(folder, root).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"
+        for name in subfolders:
+            path = Path(folder, name)
+            if path.is_symlink() and not inside(root, path):
+                found.append((path, prefix + name + "/"))
         for name in names:
             if name.endswith(".md") and not name.startswith("."):
                 path = Path(folder, name)
@@ -104,8 +146,8 @@ def read_files(pack: Pack, known: Known | None = None) -> None:
     be read is rejected like one that cannot be parsed: reported, and its stored version kept."""
     for path, rel in markdown_files(pack.root):
         try:
-            raw = _read(path, rel)
-        except _Unreadable as exc:
+            raw = read_pack_file(pack.root, path, rel)
+        except Unreadable as exc:
             unread = ParsedFile(path=exc.path, sha256="")
             unread.report("error", str(exc))
             pack.files.append(unread)
@@ -117,7 +159,7 @@ def read_files(pack: Pack, known: Known | None = None) -> None:
             pack.files.append(parse_file(pack.manifest, rel, raw, sha))
 
 
-class _Unreadable(Exception):
+class Unreadable(Exception):
     """A file the run cannot take in; ``path`` is printable even when the name is not UTF-8."""
 
     def __init__(self, path: str, message: str) -> None:
@@ -125,18 +167,27 @@ class _Unreadable(Exception):
         self.path = path
 
 
-def _read(path: Path, rel: str) -> bytes:
-    """The file's bytes, reading no more than MAX_FILE_BYTES + 1 of a larger one."""
+OUTSIDE = "its real path lies outside the pack folder (a symlink out); refused, nothing of it read"
+
+
+def read_pack_file(root: Path, path: Path, rel: str) -> bytes:
+    """The bytes of the pack file ``path`` (``root`` resolved), reading no more than MAX_FILE_BYTES + 1 of a
+    larger one. A file whose real path is outside the pack is refused before it is opened: a link to a
+    password file must not leak its text, nor even its id."""
     try:
         rel.encode("utf-8")
     except UnicodeEncodeError:
         shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        raise _Unreadable(shown, "the file name is not UTF-8; rename the file") from None
+        raise Unreadable(shown, "the file name is not UTF-8; rename the file") from None
+    real = Path(os.path.realpath(path))
+    if not real.is_relative_to(root):
+        raise Unreadable(rel, OUTSIDE)
     try:
-        with path.open("rb") as file:
+        # the real path, not followed again: a link swapped in since the check is not opened
+        with os.fdopen(os.open(real, os.O_RDONLY | os.O_NOFOLLOW), "rb") as file:
             raw = file.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise _Unreadable(rel, f"cannot be read: {exc.strerror or exc}") from exc
+        raise Unreadable(rel, f"cannot be read: {exc.strerror or exc}") from exc
     if len(raw) > MAX_FILE_BYTES:
-        raise _Unreadable(rel, f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the most a pack file may be")
+        raise Unreadable(rel, f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the most a pack file may be")
     return raw

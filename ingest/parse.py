@@ -10,9 +10,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from graphrag.names import kind_label, normalise_relation, relationship_type
+from graphrag.names import kind_label, normalise_relation
 from ingest.frontmatter import Frontmatter, FrontmatterError, parse
-from ingest.labels import reserved_kind_label, reserved_relationship_type
+from ingest.labels import reserved_kind_label, reserved_relation
 from ingest.limits import MAX_ID_LENGTH, MAX_PASSAGES_PER_FILE, MAX_RELATIONS_PER_FILE
 from ingest.model import Entity, EntityFrontmatter, Link, PackManifest
 from ingest.passages import count
@@ -200,11 +200,8 @@ def _links(manifest: PackManifest, fm: Frontmatter, data: dict[str, Any], out: P
                 "warning", f"relation name {shown(raw)} is not [a-z][a-z0-9_]*; its links are skipped", line, field_name
             )
             continue
-        if reserved_relationship_type(relationship_type(relation)):
-            message = f"relation {shown(relation)} would be the relationship type {relationship_type(relation)}, "
-            out.report(
-                "warning", message + "which the service uses for its own links; its links are skipped", line, field_name
-            )
+        if reserved := reserved_relation(relation):
+            out.report("warning", reserved + "; its links are skipped", line, field_name)
             continue
         if relation != raw:
             out.report("warning", f"relation {shown(raw)} read as {shown(relation)}", line, field_name)

@@ -17,9 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from graphrag.errors import GraphRagError
 from graphrag.names import relation_of_type
 from graphrag.stores.graph import GraphStore
-from ingest.packs import MANIFEST, markdown_files
+from ingest.packs import MANIFEST, PackError, Unreadable, markdown_files, read_pack_file
 from ingest.pipeline import open_packs
 from ingest.report import DanglingLink, IngestReport, Problem
 
@@ -82,11 +83,33 @@ class PackWatcher:
     """Runs ``ingest`` (an ingest of the packs at ``paths``, however the caller writes it) and compares."""
 
     def __init__(self, paths: Sequence[Path], graph: GraphStore, ingest: Callable[[], IngestReport]) -> None:
+        self._paths = paths
         self._roots = {pack.root: pack.manifest.id for pack in open_packs(paths)}
         self._graph = graph
         self._ingest = ingest
         self._problems: dict[tuple[Any, ...], Problem] = {}
         self._dangling: dict[tuple[str, str, str], DanglingLink] = {}
+
+    def run(
+        self,
+        on_first: Callable[[IngestReport], None],
+        on_save: Callable[[SaveReport], None],
+        on_failed: Callable[[PackError | GraphRagError], None],
+        stop: threading.Event | None = None,
+    ) -> None:
+        """The first ingest, then one per save, until ``stop`` is set (or Ctrl-C). The watcher is armed
+        before the first ingest reads a file: a save made while it armed, after that ingest, was missed.
+        ``on_failed`` hears of a save that could not be ingested (say, a broken pack.yaml); watching goes on."""
+
+        def saved(paths: set[Path]) -> None:
+            try:
+                report = self.saved(paths)
+            except (PackError, GraphRagError) as exc:
+                on_failed(exc)
+            else:
+                on_save(report)
+
+        watch_saves(self._paths, saved, stop, on_ready=lambda: on_first(self.start()))
 
     def start(self) -> IngestReport:
         """The first ingest, whose whole report the caller shows."""
@@ -127,17 +150,18 @@ class PackWatcher:
     def _sha256(self, key: FileKey) -> str | None:
         root = next(root for root, pack in self._roots.items() if pack == key[0])
         try:
-            return hashlib.sha256((root / key[1]).read_bytes()).hexdigest()
-        except OSError:  # deleted, or not readable: the ingest says which
+            return hashlib.sha256(read_pack_file(root, root / key[1], key[1])).hexdigest()
+        except Unreadable:  # deleted, not readable, or outside the pack: the ingest says which
             return None
 
     def _files(self, paths: Iterable[Path]) -> list[FileKey]:
         """The pack files saved; a saved pack.yaml stands for every file of its pack (links read anew)."""
         files: set[FileKey] = set()
-        for path in paths:
+        for saved in paths:
+            path = saved.parent.resolve() / saved.name  # a link is the pack's file, wherever it leads
             for root, pack in self._roots.items():
-                if path.resolve().is_relative_to(root):
-                    relative = path.resolve().relative_to(root).as_posix()
+                if path.is_relative_to(root):
+                    relative = path.relative_to(root).as_posix()
                     if relative == MANIFEST:
                         files.update((pack, rel) for _, rel in markdown_files(root))
                     else:
@@ -173,7 +197,7 @@ def watch_saves(
     on_ready: Callable[[], None] = lambda: None,
 ) -> None:
     """Calls ``on_save`` with the files of each save until ``stop`` is set (or Ctrl-C); ``on_ready`` once the
-    watcher runs, so saves from then on are not missed."""
+    watcher is armed, before any save is reported: saves from then on are not missed."""
     from watchfiles import watch
 
     ready = False

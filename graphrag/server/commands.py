@@ -24,9 +24,6 @@ from graphrag.stores.graph import GraphStore
 if TYPE_CHECKING:
     from graphrag.server.context import Services
 
-# uvicorn configures no logging of its own: the service's handler takes its records (and strips query
-# strings from its access lines).
-UVICORN_CONFIG = {"log_config": None}
 log = logging.getLogger(__name__)
 
 
@@ -75,6 +72,7 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
         )
     from graphrag.logs import configure_logging
     from graphrag.server.app import create_server
+    from graphrag.server.http import uvicorn_options
 
     configure_logging(settings)  # after fastmcp's import, which installs handlers of its own
     if open_to_all:
@@ -89,15 +87,16 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
     if transport == "stdio":
         mcp.run(show_banner=False)
     else:
-        mcp.run(transport="http", host=host, port=port, show_banner=False, uvicorn_config=UVICORN_CONFIG)
+        options = uvicorn_options(settings)
+        mcp.run(transport="http", host=host, port=port, show_banner=False, uvicorn_config=options)
 
 
 def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services, threading.Event], None]:
     """The ``--watch`` task: the packs ingested with the server's model and driver, each save applied to its
     in-memory copies (``graphrag.server.live``), and what each save changed logged."""
-    from ingest.packs import PackError
     from ingest.pipeline import ingest
-    from ingest.watching import PackWatcher, watch_saves
+    from ingest.report import IngestReport
+    from ingest.watching import PackWatcher
 
     def run(found: Services, stop: threading.Event) -> None:
         watcher = PackWatcher(
@@ -107,17 +106,18 @@ def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services,
                 lambda sink: ingest(packs, settings, embedder=found.embedder, graph=found.graph, on_vectors=sink)
             ),
         )
+
+        def first(report: IngestReport) -> None:
+            log.info("watch: ingested %s (errors %d)", ", ".join(map(str, packs)), len(report.errors))
+            log.info("watch: watching %s", ", ".join(map(str, packs)))
+
         try:
-            first = watcher.start()
-            log.info("watch: ingested %s (errors %d)", ", ".join(map(str, packs)), len(first.errors))
-
-            def saved(paths: set[Path]) -> None:
-                try:
-                    log.info("watch: %s", watcher.saved(paths).render())
-                except (PackError, GraphRagError) as exc:
-                    log.warning("watch: %s", exc)
-
-            watch_saves(packs, saved, stop, on_ready=lambda: log.info("watch: watching %s", ", ".join(map(str, packs))))
+            watcher.run(
+                first,
+                lambda save: log.info("watch: %s", save.render()),
+                lambda exc: log.warning("watch: %s", exc),
+                stop,
+            )
         except Exception:
             log.exception("watch: stopped; the server answers from what was ingested")
 

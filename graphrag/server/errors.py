@@ -23,13 +23,12 @@ from fastmcp.resources import ResourceResult
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 from mcp.types import CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from pydantic import ValidationError as PydanticValidationError
-from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
 from graphrag.config import MIN_BUDGET_BYTES
 from graphrag.errors import ErrorCode, GraphRagError, echo, name_list
 from graphrag.fitting import ENVELOPE_BYTES
+from graphrag.stores import answering
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -44,15 +43,10 @@ def tool_errors(error: type[FastMCPError] = ToolError) -> Iterator[None]:
     """Turn the service's errors into tool errors with their code (usable in async tools too); ``error``:
     ``ResourceError`` or ``PromptError`` for a resource read or a prompt."""
     try:
-        yield
+        with answering():
+            yield
     except GraphRagError as exc:
         raise error(str(exc)) from exc
-    except (ServiceUnavailable, SessionExpired) as exc:
-        log.warning("Neo4j stopped answering: %s", " ".join(str(exc).split()))
-        raise error("unavailable: Neo4j stopped answering; start it with `graphrag neo4j start` and retry") from exc
-    except (ResponseHandlingException, UnexpectedResponse) as exc:
-        log.warning("the Qdrant server stopped answering: %s", " ".join(str(exc).split()))
-        raise error("unavailable: the Qdrant server stopped answering; check QDRANT_URL and retry") from exc
 
 
 def coded(fn: Callable[P, R]) -> Callable[P, R]:

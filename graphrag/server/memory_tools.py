@@ -24,10 +24,10 @@ from graphrag.server.access import current_caller
 from graphrag.server.budget import fit_items, fit_list
 from graphrag.server.context import services
 from graphrag.server.errors import tool_errors
-from graphrag.server.schemas import add_tool
+from graphrag.server.schemas import Bounded, Digest, Key, Name, Query, add_tool
 from graphrag.server.visibility import team_repositories
 
-MAX_CONTENT_CHARS = 20_000
+Content = Annotated[str, Bounded(20_000)]  # a memory record's text
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 REBUILDS = ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -37,13 +37,13 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
     """Add the memory tools; ``expander`` is the optional language model for query expansion."""
 
     def search(
-        query: Annotated[str, Field(description="Query text; empty lists the latest records.")],
+        query: Annotated[Query, Field(description="Query text; empty lists the latest records.")],
         ctx: Context,
-        workspace: Annotated[str, Field(description="Workspace; it must exist (something was saved).")] = "default",
-        scope: Annotated[str | None, Field(description="Only records with this label, e.g. shared.")] = None,
+        workspace: Annotated[Name, Field(description="Workspace; it must exist (something was saved).")] = "default",
+        scope: Annotated[Name | None, Field(description="Only records with this label, e.g. shared.")] = None,
         limit: Annotated[int, Field(description="How many records; clamped to 1..50.")] = 10,
         current_source_hash: Annotated[
-            str | None, Field(description="Current source hash: records with another source_hash are stale.")
+            Digest | None, Field(description="Current source hash: records with another source_hash are stale.")
         ] = None,
         exclude_stale: Annotated[bool, Field(description="Leave out records whose status is stale.")] = False,
     ) -> SearchResponse:
@@ -59,17 +59,17 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
             return fit_list(response, "result", found.settings.graphrag_response_budget_bytes, "search")
 
     def save_memory(
-        content: Annotated[str, Field(description="The fact, in any language.")],
+        content: Annotated[Content, Field(description="The fact, in any language.")],
         ctx: Context,
-        workspace: Annotated[str, Field(description="Workspace; created (activated) by the first save.")] = "default",
-        scope: Annotated[str, Field(description="A label such as shared or private (not access).")] = "shared",
-        source: Annotated[str, Field(description="Who saves it: owner, agent, telegram, ...")] = "agent",
-        source_id: Annotated[str | None, Field(description="Where it comes from, e.g. docs/deploy.md.")] = None,
-        source_hash: Annotated[str | None, Field(description="Hash of the source, e.g. sha256:9f2c4e1a.")] = None,
-        source_revision: Annotated[str | None, Field(description="Revision of the source, e.g. a commit.")] = None,
-        fact_key: Annotated[str | None, Field(description="Topic key; a newer record with it supersedes.")] = None,
+        workspace: Annotated[Name, Field(description="Workspace; created (activated) by the first save.")] = "default",
+        scope: Annotated[Name, Field(description="A label such as shared or private (not access).")] = "shared",
+        source: Annotated[Name, Field(description="Who saves it: owner, agent, telegram, ...")] = "agent",
+        source_id: Annotated[Key | None, Field(description="Where it comes from, e.g. docs/deploy.md.")] = None,
+        source_hash: Annotated[Digest | None, Field(description="Hash of the source, e.g. sha256:9f2c4e1a.")] = None,
+        source_revision: Annotated[Digest | None, Field(description="Revision of the source, e.g. a commit.")] = None,
+        fact_key: Annotated[Key | None, Field(description="Topic key; a newer record with it supersedes.")] = None,
         confidence: Annotated[float, Field(description="0.0-1.0.")] = 0.5,
-        derived_from: Annotated[list[str] | None, Field(description="IDs of records this one summarises.")] = None,
+        derived_from: Annotated[list[Digest] | None, Field(description="IDs of records this one summarises.")] = None,
     ) -> MemoryRecord:
         """Save a record, let the archivist link it, and return it as search would."""
         with tool_errors():
@@ -98,12 +98,12 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
             return fit_items(record, [record], found.settings.graphrag_response_budget_bytes, "the saved record")
 
     def validate_memory(
-        source_id: Annotated[str, Field(description="The source whose records are checked.")],
+        source_id: Annotated[Key, Field(description="The source whose records are checked.")],
         ctx: Context,
         current_source_hash: Annotated[
-            str | None, Field(description="The source's hash now; differing records are marked stale.")
+            Digest | None, Field(description="The source's hash now; differing records are marked stale.")
         ] = None,
-        workspace: Annotated[str, Field(description="Workspace of the records.")] = "default",
+        workspace: Annotated[Name, Field(description="Workspace of the records.")] = "default",
     ) -> Validation:
         """Check every record of one source: with a current hash, mark drifted records stale (and clear
         the mark of records that match again); report each record's status."""
@@ -148,7 +148,7 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
 
     def run_archivist(
         ctx: Context,
-        workspace: Annotated[str, Field(description="Workspace whose links and marks are rebuilt.")] = "default",
+        workspace: Annotated[Name, Field(description="Workspace whose links and marks are rebuilt.")] = "default",
     ) -> ArchivistRun:
         """Rebuild the archivist's links (supersedes, relates_to, fixes_issue) and stale marks of a workspace."""
         with tool_errors():
@@ -167,8 +167,6 @@ def _check_new(new: NewRecord, workspace: str) -> None:
     problems = []
     if not new.content.strip():
         problems.append("content is empty")
-    if len(new.content) > MAX_CONTENT_CHARS:
-        problems.append(f"content has {len(new.content)} characters, at most {MAX_CONTENT_CHARS}")
     if not workspace.strip():
         problems.append("workspace is empty")
     if not new.scope.strip() or not new.source.strip():

@@ -38,7 +38,7 @@ from graphrag.retrieval.models import ContextResult, SearchResult
 from graphrag.server.access import verified_account
 from graphrag.server.context import Services
 from graphrag.server.errors import tool_errors
-from graphrag.server.schemas import add_tool
+from graphrag.server.schemas import Bounded, Digest, add_tool
 
 CLEANUP_SECONDS = 15 * 60
 MAX_HIT_ID_CHARS = 1000
@@ -243,13 +243,12 @@ class FeedbackResult(BaseModel):
 def register_feedback_tool(mcp: FastMCP, runtime: ObservationRuntime) -> None:
     def retrieval_feedback(
         observation_id: Annotated[
-            str, Field(description="The observation_id of a pack_search or pack_context answer.")
+            Digest, Field(description="The observation_id of a pack_search or pack_context answer.")
         ],
         hit_id: Annotated[
             str,
-            Field(
-                description="A hit of that answer: an entity id, or a passage's hit_id.", max_length=MAX_HIT_ID_CHARS
-            ),
+            Bounded(MAX_HIT_ID_CHARS),
+            Field(description="A hit of that answer: an entity id, or a passage's hit_id."),
         ],
         cited: Annotated[bool | None, Field(description="Whether your answer cited it; null when unknown.")] = None,
     ) -> FeedbackResult:

@@ -21,7 +21,7 @@ from graphrag.server.access import verified_account
 from graphrag.server.budget import largest_fitting
 from graphrag.server.context import services
 from graphrag.server.errors import coded
-from graphrag.server.schemas import add_tool
+from graphrag.server.schemas import Bounded, Cursor, Digest, add_tool
 from ingest.limits import MAX_FILE_BYTES
 from ingest.report import IngestReport, Problem
 
@@ -60,6 +60,12 @@ class SourceDisconnected(BaseModel):
     removed_index: bool = Field(description="True when no account is connected any more and every index copy went.")
 
 
+Source = Annotated[str, Bounded(700), Field(min_length=1, description="github:owner/repo[/folder]")]
+Filename = Annotated[
+    str, Bounded(1024), Field(min_length=1, description="Path of the file inside the source's folder.")
+]
+
+
 def register_team_tools(mcp: FastMCP) -> None:
     for tool in (github_connect, connect_source, reindex_source):
         add_tool(mcp, tool, CONNECTS)
@@ -80,7 +86,8 @@ def caller_account() -> str:
 def github_connect(
     user_token: Annotated[
         str,
-        Field(min_length=1, max_length=500, description="A GitHub user access token from the App's sign-in flow."),
+        Bounded(500),
+        Field(min_length=1, description="A GitHub user access token from the App's sign-in flow."),
     ],
     *,
     ctx: Context,
@@ -94,8 +101,10 @@ def github_connect(
 
 @coded
 def connect_source(
-    repository: Annotated[str, Field(min_length=1, max_length=200, description="owner/repo")],
-    path: Annotated[str | None, Field(max_length=400, description="Only this folder of the repository.")] = None,
+    repository: Annotated[str, Bounded(200), Field(min_length=1, description="owner/repo")],
+    path: Annotated[
+        Annotated[str, Bounded(400)] | None, Field(description="Only this folder of the repository.")
+    ] = None,
     *,
     ctx: Context,
 ) -> SourceIndex:
@@ -110,7 +119,7 @@ def connect_source(
 
 @coded
 def reindex_source(
-    source: Annotated[str, Field(min_length=1, max_length=700, description="github:owner/repo[/folder]")],
+    source: Source,
     *,
     ctx: Context,
 ) -> SourceIndex:
@@ -123,7 +132,7 @@ def reindex_source(
 
 @coded
 def disconnect_source(
-    source: Annotated[str, Field(min_length=1, max_length=700, description="github:owner/repo[/folder]")],
+    source: Source,
     *,
     ctx: Context,
 ) -> SourceDisconnected:
@@ -137,20 +146,18 @@ def disconnect_source(
     return SourceDisconnected(source=parsed.id, removed_index=left == 0)
 
 
-SOURCE = Field(min_length=1, max_length=700, description="github:owner/repo[/folder]")
-FILENAME = Field(min_length=1, max_length=1024, description="Path of the file inside the source's folder.")
-
-
 @coded
 def get_document(
-    source: Annotated[str, SOURCE],
-    filename: Annotated[str, FILENAME],
+    source: Source,
+    filename: Filename,
     cursor: Annotated[
-        str | None, Field(max_length=2000, description="'start' to read in pages, then each page's next_cursor.")
+        Cursor | None, Field(description="'start' to read in pages, then each page's next_cursor.")
     ] = None,
     format: Annotated[Format, Field(description="full: the file; headings: its markdown headings.")] = "full",
     include_sha: Annotated[bool, Field(description="Also the file's blob sha (what put_document needs).")] = False,
-    ref: Annotated[str | None, Field(max_length=255, description="A branch, tag or commit to read at.")] = None,
+    ref: Annotated[
+        Annotated[str, Bounded(255)] | None, Field(description="A branch, tag or commit to read at.")
+    ] = None,
     *,
     ctx: Context,
 ) -> str:
@@ -170,11 +177,13 @@ def get_document(
 
 @coded
 def put_document(
-    source: Annotated[str, SOURCE],
-    filename: Annotated[str, FILENAME],
-    content: Annotated[str, Field(max_length=MAX_FILE_BYTES, description="The whole new text of the file.")],
+    source: Source,
+    filename: Filename,
+    content: Annotated[
+        str, Bounded(MAX_FILE_BYTES, utf8=MAX_FILE_BYTES), Field(description="The whole new text of the file.")
+    ],
     sha: Annotated[
-        str | None, Field(description="The blob sha get_document gave for the whole file; null to create one.")
+        Digest | None, Field(description="The blob sha get_document gave for the whole file; null to create one.")
     ],
     *,
     ctx: Context,

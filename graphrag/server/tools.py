@@ -19,7 +19,7 @@ from graphrag.server.context import Services, services
 from graphrag.server.errors import coded
 from graphrag.server.observing import current_observation
 from graphrag.server.paging import EntityPager, Format
-from graphrag.server.schemas import add_tool
+from graphrag.server.schemas import Cursor, EntityId, Name, Query, add_tool
 from graphrag.server.visibility import Indexed, caller_view, current_reader, stale
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -38,10 +38,10 @@ def _clamp(value: int, low: int, high: int) -> int:
 
 @coded
 def pack_search(
-    query: Annotated[str, Field(min_length=1, description="What to look for, in any language.")],
+    query: Annotated[Query, Field(min_length=1, description="What to look for, in any language.")],
     limit: Annotated[int, Field(description="Most hits; clamped to 1..50.")] = 10,
-    packs: Annotated[list[str] | None, Field(description="Only these packs (ids).")] = None,
-    kinds: Annotated[list[str] | None, Field(description="Only these kinds, e.g. ['mission'].")] = None,
+    packs: Annotated[list[EntityId] | None, Field(description="Only these packs (ids).")] = None,
+    kinds: Annotated[list[Name] | None, Field(description="Only these kinds, e.g. ['mission'].")] = None,
     mode: Annotated[
         Mode,
         Field(
@@ -72,9 +72,9 @@ def pack_search(
 
 @coded
 def pack_context(
-    question: Annotated[str, Field(min_length=1, description="The question, in any language.")],
-    packs: Annotated[list[str] | None, Field(description="Only entities of these packs (ids).")] = None,
-    kinds: Annotated[list[str] | None, Field(description="Only entities of these kinds.")] = None,
+    question: Annotated[Query, Field(min_length=1, description="The question, in any language.")],
+    packs: Annotated[list[EntityId] | None, Field(description="Only entities of these packs (ids).")] = None,
+    kinds: Annotated[list[Name] | None, Field(description="Only entities of these kinds.")] = None,
     *,
     ctx: Context,
 ) -> ContextResult:
@@ -128,19 +128,19 @@ def _search(found: Services, view: View) -> PackSearch:
 
 @coded
 def pack_graph(
-    id: Annotated[str, Field(min_length=1, description="The start entity's id.")],
+    id: Annotated[EntityId, Field(min_length=1, description="The start entity's id.")],
     depth: Annotated[int, Field(description="Most hops; clamped to 1..4.")] = 2,
     relations: Annotated[
-        list[str] | None,
+        list[Name] | None,
         Field(description="Only these relations (e.g. part_of, or a declared inverse such as has_part)."),
     ] = None,
     direction: Annotated[
         Literal["out", "in", "both"], Field(description="Follow links as declared (out), backwards (in), or both.")
     ] = "both",
     limit: Annotated[int, Field(description="Most entities besides the start; clamped to 1..500.")] = 100,
-    to: Annotated[str | None, Field(description="Also list the shortest typed paths to this entity.")] = None,
+    to: Annotated[EntityId | None, Field(description="Also list the shortest typed paths to this entity.")] = None,
     path: Annotated[
-        list[str] | None,
+        list[Name] | None,
         Field(description="Follow these relations in order (^name walks one backwards); answers `reached`."),
     ] = None,
     *,
@@ -170,9 +170,9 @@ def pack_graph(
 
 @coded
 def pack_get(
-    id: Annotated[str, Field(min_length=1, description="The entity's id.")],
+    id: Annotated[EntityId, Field(min_length=1, description="The entity's id.")],
     cursor: Annotated[
-        str | None, Field(description="'start' to read in pages, then each page's next_cursor until complete.")
+        Cursor | None, Field(description="'start' to read in pages, then each page's next_cursor until complete.")
     ] = None,
     format: Annotated[Format, Field(description="full: with the body; metadata: frontmatter and links only.")] = "full",
     *,

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Self
+
+from graphrag.errors import StoreUnavailable
+
+log = logging.getLogger(__name__)
 
 
 class Store:
@@ -17,3 +24,21 @@ class Store:
 
     def __exit__(self, *exc: object | TracebackType) -> None:
         self.close()
+
+
+@contextmanager
+def answering() -> Iterator[None]:
+    """A store that stops answering in the middle of a run becomes ``StoreUnavailable`` naming the store:
+    one line and exit 2 on the command line, as when it is down at the start; ``unavailable`` from a tool.
+    The driver's text, which names hosts, goes to the log only."""
+    from neo4j.exceptions import ServiceUnavailable, SessionExpired
+    from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+
+    try:
+        yield
+    except (ServiceUnavailable, SessionExpired) as exc:
+        log.warning("Neo4j stopped answering: %s", " ".join(str(exc).split()))
+        raise StoreUnavailable("Neo4j stopped answering; start it with `graphrag neo4j start` and retry") from exc
+    except (ResponseHandlingException, UnexpectedResponse) as exc:
+        log.warning("the Qdrant server stopped answering: %s", " ".join(str(exc).split()))
+        raise StoreUnavailable("the Qdrant server stopped answering; check QDRANT_URL and retry") from exc

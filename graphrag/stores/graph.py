@@ -12,7 +12,6 @@ from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_ex
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError, StoreUnavailable
-from graphrag.names import GRAPH_MODEL_LABELS
 from graphrag.stores import Store
 from graphrag.stores.cypher import CypherFile, query
 
@@ -63,14 +62,15 @@ class GraphStore(Store):
         """Run a multi-statement schema file (idempotent ``CREATE ... IF NOT EXISTS`` statements).
 
         ``IF NOT EXISTS`` would keep a full-text index whose analyzer or fields the file changed, so such an
-        index is dropped first, as is one on the service's own labels that the file no longer lists (an
-        analyst's index on other labels stays); every index is online when this returns.
+        index is dropped first. Only the file's own indexes are touched, by name: an analyst's full-text
+        index, even on ``:Entity``, stays (an index the service no longer creates is dropped by name in the
+        file); every index is online when this returns.
         """
         statements = query(name).statements
         wanted = dict(filter(None, map(fulltext_definition, statements)))
         for row in self.read("schema_fulltext_indexes") if wanted else []:
             found = (row["labels"], row["properties"], row["analyzer"], bool(row["eventually_consistent"]))
-            if set(row["labels"]) <= GRAPH_MODEL_LABELS and wanted.get(row["name"]) != found:
+            if row["name"] in wanted and wanted[row["name"]] != found:
                 self.write("schema_drop_index", index=row["name"])
         for statement in statements:
             self._driver.execute_query(statement, database_=self._database)

@@ -147,9 +147,10 @@ class GitHubDouble:
             token.expires_at = datetime.now(UTC) - timedelta(seconds=1)
 
 
-def sign_delivery(secret: str, event: str, payload: dict[str, Any]) -> tuple[dict[str, str], bytes]:
-    """A webhook delivery as GitHub sends it: headers (event, delivery id, HMAC SHA-256) and body."""
-    body = json.dumps(payload).encode()
+def sign_delivery(secret: str, event: str, payload: dict[str, Any] | bytes) -> tuple[dict[str, str], bytes]:
+    """A webhook delivery as GitHub sends it: headers (event, delivery id, HMAC SHA-256) and body (``payload``
+    as JSON, or as it is when it is bytes already)."""
+    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     signature = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
     headers = {
         "X-GitHub-Event": event,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from pathlib import Path
 from typing import get_args
 
 import pytest
@@ -32,6 +33,7 @@ from ingest.limits import (
     MIN_INTEGER,
 )
 from ingest.model import PackManifest
+from ingest.packs import PackError, load_manifest
 from ingest.parse import ParsedFile, parse_file
 
 PACK = PackManifest(id="demo")
@@ -232,6 +234,31 @@ def test_a_relation_named_like_a_service_link_is_skipped_with_a_warning(rel_type
     assert rendered(parsed) == [
         f"{PATH}:4: warning [related.{rel_type.lower()}]: relation {rel_type.lower()!r} would be the relationship "
         f"type {rel_type}, which the service uses for its own links; its links are skipped"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("relations", "where"),
+    [
+        ("  about: {inverse: concerns}\n  contains: {inverse: inside}\n", "3: [relations.about] relation 'about'"),
+        ("  topic:\n    description: what a note is about\n    inverse: about\n", "5: [relations.topic.inverse]"),
+        ("  Contains:\n    inverse: inside\n", "3: [relations.contains] relation 'contains'"),
+    ],
+)
+def test_a_reserved_relation_is_refused_under_every_name_a_link_is_written_under(relations: str, where: str) -> None:
+    """`concerns:` in a file once wrote ABOUT links through the inverse it is declared as."""
+    raw = f"id: demo\nrelations:\n{relations}".encode()
+    with pytest.raises(PackError) as raised:
+        load_manifest(Path("p"), raw)
+    assert str(raised.value).startswith(f"p/pack.yaml:{where}")
+    assert "which the service uses for its own links; give it another name" in str(raised.value)
+
+
+def test_a_reserved_kind_given_through_a_merge_key_names_the_merge_line() -> None:
+    parsed = parse("---\nbase: &k {kind: memory_record, tags: [a]}\nid: X\n<<: [*k]\ntags: [b]\n---\n")
+    assert rendered(parsed) == [
+        f"{PATH}:4: error [kind]: kind 'memory_record' would be the label :MemoryRecord, which the service uses "
+        "for its own nodes"
     ]
 
 

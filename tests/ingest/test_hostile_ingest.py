@@ -4,12 +4,16 @@ each bad one is reported with its path, and a rejected file's previous version s
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+
+import pytest
 
 from graphrag.config import Settings
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.limits import MAX_FILE_BYTES
+from ingest.packs import OUTSIDE, PackError
 from ingest.pipeline import by_cost, check
 from tests.ingest.test_hostile_files import HOSTILE, HOSTILE_PATHS
 from tests.ingest.test_ingest_stores import count
@@ -36,7 +40,7 @@ def hostile_pack(root: Path) -> list[str]:
     fd = os.open(os.fsencode(root / "bad") + b"/caf\xe9.md", os.O_WRONLY | os.O_CREAT)  # a Latin-1 file name
     os.write(fd, b"---\nid: LATIN1.NAME\n---\n")
     os.close(fd)
-    (root / "bad" / "unreadable.md").symlink_to("/proc/self/mem")  # a regular file whose reads fail (EIO)
+    (root / "bad" / "unreadable.md").symlink_to("/proc/self/mem")  # outside the pack: refused, never opened
     return [*bad, "bad/caf\ufffd.md", "bad/unreadable.md"]
 
 
@@ -53,7 +57,7 @@ def test_good_files_ingest_and_every_hostile_file_is_reported(
     assert all(
         p.line is not None for p in report.errors if not p.path.startswith(("bad/too", "bad/caf", "bad/un", "nnn"))
     )
-    assert "bad/unreadable.md: error: cannot be read: Input/output error" in [p.render() for p in report.errors]
+    assert f"bad/unreadable.md: error: {OUTSIDE}" in [p.render() for p in report.errors]
     assert count(graph, "MATCH (e:Entity) WHERE NOT e:Missing RETURN count(e)") == 2
     assert count(graph, "MATCH (:Entity {id: 'GOOD.A'})-[:USES]->(:Note {id: 'GOOD.B'}) RETURN count(*)") == 1
     assert count(graph, SERVICE_NODES) == 0
@@ -88,3 +92,58 @@ def test_reserved_kind_is_rejected_and_the_previous_version_stays(
 def test_a_write_batch_is_split_into_transactions_within_budget() -> None:
     """A dozen files of the largest size in one transaction exhausted Neo4j's transaction memory."""
     assert list(by_cost([5, 5, 5, 20, 1], cost=lambda n: n, budget=10)) == [[5, 5], [5], [20], [1]]
+
+
+SECRET = "---\nid: SECRET.PASSWORD\ntitle: root password\n---\nhunter2\n"
+
+
+def linked_out_pack(tmp_path: Path) -> Path:
+    """A pack whose links lead to a password file and a folder outside it, and links inside it."""
+    put(tmp_path / "outside", "password.md", SECRET)
+    put(tmp_path / "outside", "folder/password.md", SECRET)
+    root = tmp_path / "p"
+    put(root, "notes/real.md", "---\ntitle: Real\n---\nInside the pack.\n")
+    (root / "leak.md").symlink_to(tmp_path / "outside" / "password.md")
+    (root / "notes" / "leak-again.md").symlink_to(tmp_path / "outside" / "password.md")
+    (root / "linked").symlink_to(tmp_path / "outside" / "folder")
+    (root / "notes" / "alias.md").symlink_to("real.md")
+    (root / "mirror").symlink_to("notes")  # inside: not entered, its files are read where they are
+    return root
+
+
+def test_a_link_out_of_the_pack_is_refused_before_it_is_read(
+    run_ingest, tmp_path: Path, graph: GraphStore, settings: Settings
+) -> None:
+    """Two links to one outside file once printed its id in the duplicate-id error; a linked folder was
+    skipped in silence. A linked file that stays inside the pack is read under its own path; a linked folder
+    inside it is not entered."""
+    root = linked_out_pack(tmp_path)
+
+    report = run_ingest(root)
+
+    assert [p.render() for p in report.errors] == [
+        f"leak.md: error: {OUTSIDE}",
+        f"linked/: error: {OUTSIDE}",
+        f"notes/leak-again.md: error: {OUTSIDE}",
+    ]
+    assert sorted(report.added) == ["p/notes/alias", "p/notes/real"]
+    shown = report.model_dump_json()
+    assert "SECRET" not in shown and "password" not in shown.replace("/password.md", "")
+    assert (
+        count(graph, "MATCH (e:Entity) WHERE e.id STARTS WITH 'SECRET' OR e.body CONTAINS 'hunter2' RETURN count(e)")
+        == 0
+    )
+    with VectorStore.open(settings) as vectors:
+        assert sorted(vectors.payloads()) == ["p/notes/alias", "p/notes/real"]
+    assert [p.render() for p in check([root]).errors] == [p.render() for p in report.errors]
+
+
+def test_a_manifest_linked_out_of_the_pack_is_refused(tmp_path: Path) -> None:
+    put(tmp_path / "outside", "pack.yaml", "id: secret-pack\n")
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "pack.yaml").symlink_to(tmp_path / "outside" / "pack.yaml")
+
+    with pytest.raises(PackError, match=re.escape(f"p/pack.yaml: {OUTSIDE}")) as raised:
+        check([tmp_path / "p"])
+
+    assert "secret-pack" not in str(raised.value)

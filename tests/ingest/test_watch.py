@@ -11,7 +11,14 @@ import time
 from pathlib import Path
 from typing import IO
 
+from graphrag.config import Settings
+from graphrag.embedding import Embedder
 from graphrag.stores.graph import GraphStore
+from ingest.packs import OUTSIDE
+from ingest.pipeline import ingest
+from ingest.report import IngestReport
+from ingest.watching import PackWatcher, SaveReport
+from tests.ingest.test_hostile_ingest import SECRET, put
 from tests.ingest.test_ingest_stores import count
 
 
@@ -95,3 +102,52 @@ def test_each_save_prints_only_what_it_changed(graph: GraphStore, pack_copy: Pat
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_a_link_out_of_the_pack_saved_while_watching_is_refused(
+    graph: GraphStore, settings: Settings, embedder: Embedder, tmp_path: Path
+) -> None:
+    root = tmp_path / "p"
+    put(root, "a.md", "---\nid: A\n---\nA.\n")
+    put(tmp_path / "outside", "password.md", SECRET)
+    watcher = PackWatcher([root], graph, lambda: ingest([root], settings, embedder=embedder, graph=graph))
+    watcher.start()
+
+    (root / "leak.md").symlink_to(tmp_path / "outside" / "password.md")
+    save = watcher.saved({root / "leak.md"})
+
+    assert [p.render() for p in save.new_problems] == [f"leak.md: error: {OUTSIDE}"]
+    assert "SECRET" not in save.model_dump_json()
+    assert count(graph, "MATCH (e:Entity) WHERE e.id <> 'A' OR e.body CONTAINS 'hunter2' RETURN count(e)") == 0
+
+
+def test_a_save_made_while_the_watcher_arms_is_ingested(
+    graph: GraphStore, settings: Settings, embedder: Embedder, tmp_path: Path
+) -> None:
+    """Seen once: a save 0.5 s after the first ingest, before the watcher was armed, was never ingested. The
+    save here lands right after the first ingest has read the file, every time."""
+    root = tmp_path / "p"
+    put(root, "a.md", "---\nid: A\ntitle: First\n---\nA.\n")
+    stop = threading.Event()
+    saves: list[SaveReport] = []
+
+    def first_ingest() -> IngestReport:
+        report = ingest([root], settings, embedder=embedder, graph=graph)
+        if not saves:
+            put(root, "a.md", "---\nid: A\ntitle: Saved while arming\n---\nA.\n")
+        return report
+
+    def saved(save: SaveReport) -> None:
+        saves.append(save)
+        stop.set()
+
+    watcher = PackWatcher([root], graph, first_ingest)
+    timer = threading.Timer(60, stop.set)
+    timer.start()
+    try:
+        watcher.run(lambda report: None, saved, lambda exc: None, stop)
+    finally:
+        timer.cancel()
+
+    assert [save.files for save in saves] == [["a.md"]]
+    assert count(graph, "MATCH (e:Entity {id: 'A', title: 'Saved while arming'}) RETURN count(e)") == 1

@@ -29,7 +29,7 @@ from graphrag.server.app import create_server
 from tests.conftest import EXAMPLES
 from tests.observations.conftest import KEY
 from tests.observations.database import JournalDsns
-from tests.server.conftest import free_port, served_over_http
+from tests.server.conftest import free_port, refuses_past_limits, served_over_http
 
 TOKENS = {
     "projects": {"acme": {"active": True}, "globex": {"active": True}},
@@ -137,6 +137,14 @@ async def test_an_allowlisted_search_returns_observation_ids_of_durable_rows_and
         assert connection.execute("SELECT hit_id, account_id, cited FROM retrieval.citation_feedback").fetchall() == [
             (hits[1]["id"], "acme/pilot", True)
         ]
+
+
+async def test_feedback_arguments_past_their_limit_are_invalid(serve: Callable[..., Any], dsns: JournalDsns) -> None:
+    async with serve(dsns.runtime) as url, as_token(url, PILOT) as pilot:
+        tools = [t for t in await pilot.list_tools() if t.name == "retrieval_feedback"]
+        await refuses_past_limits(
+            pilot, tools, {"retrieval_feedback": {"observation_id": str(uuid.uuid4()), "hit_id": "x"}}
+        )
 
 
 async def test_pack_context_records_entities_and_passages_and_a_passage_takes_feedback(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import uvicorn
 from fastmcp import Client, FastMCP
+from fastmcp.exceptions import ToolError
 from mcp.types import CallToolResult
 
 from graphrag.config import Settings
@@ -33,10 +34,12 @@ def free_port() -> int:
 
 
 @asynccontextmanager
-async def served_over_http(mcp: FastMCP) -> AsyncIterator[str]:
-    """A real uvicorn serving ``mcp`` on a free loopback port, in this event loop; yields its base URL."""
+async def served_over_http(mcp: FastMCP, options: dict[str, Any] | None = None) -> AsyncIterator[str]:
+    """A real uvicorn serving ``mcp`` on a free loopback port, in this event loop; yields its base URL.
+    ``options``: uvicorn's configuration as ``graphrag serve`` gives it (``uvicorn_options``)."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(mcp.http_app(), host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(mcp.http_app(), host="127.0.0.1", port=port, **(options or {"log_level": "warning"}))
+    server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     try:
         while not server.started:
@@ -89,3 +92,35 @@ VALID: dict[str, dict[str, Any]] = {  # arguments each tool accepts (tests add o
     "get_document": {"source": "github:acme/handbook", "filename": "a.md"},
     "put_document": {"source": "github:acme/handbook", "filename": "a.md", "content": "x", "sha": None},
 }
+
+
+def string_limits(tools: Sequence[Any]) -> list[tuple[str, str, int | None, bool]]:
+    """Every string argument of every tool (enums aside): tool, argument, its ``maxLength``, whether a list."""
+    found = []
+    for tool in tools:
+        for name, schema in tool.input_schema["properties"].items():
+            for branch in schema.get("anyOf", [schema]):
+                if branch.get("type") == "array" and branch["items"].get("type") == "string":
+                    found.append((tool.name, name, branch["items"].get("maxLength"), True))
+                elif branch.get("type") == "string" and "enum" not in branch:
+                    found.append((tool.name, name, branch.get("maxLength"), False))
+    return found
+
+
+async def refuses_past_limits(
+    client: Client[Any], tools: Sequence[Any], valid: dict[str, dict[str, Any]] = VALID
+) -> None:
+    """One character too many, in every string argument of ``tools`` (``valid``: arguments each accepts), and
+    the floods of issue 18 (a 300,000-character workspace, 10,000 combining accents): ``invalid_argument``,
+    never ``internal``."""
+    cases = []
+    for tool, name, limit, is_list in string_limits(tools):
+        assert limit is not None, (tool, name)
+        cases += [(tool, name, "a" * (limit + 1), is_list), (tool, name, "\u0301" * max(10_000, limit + 1), is_list)]
+    if "save_memory" in [tool.name for tool in tools]:
+        cases += [("save_memory", name, "a" * 300_000, False) for name in ("workspace", "source_id", "fact_key")]
+    for tool, name, value, is_list in cases:
+        with pytest.raises(ToolError) as caught:
+            await client.call_tool(tool, {**valid[tool], name: [value] if is_list else value})
+        message = str(caught.value)
+        assert message.startswith(f"invalid_argument: {name}") and "characters" in message, (tool, name, message)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,9 +21,11 @@ from graphrag.errors import ECHO_CHARS
 from graphrag.server.app import create_server
 from graphrag.server.errors import ERROR_BYTES
 from tests.conftest import EXAMPLES
-from tests.server.conftest import VALID, write_entity
+from tests.server.conftest import VALID, refuses_past_limits, string_limits, write_entity
 
 HUGE = "a" * 100_000
+MCP_DOCS = (EXAMPLES.parent / "docs" / "mcp.md").read_text(encoding="utf-8")
+LONG = "a" * 500  # longer than any echo, within every id's limit (a longer value is refused by its limit)
 
 
 async def error(client: Client[Any], tool: str, arguments: dict[str, Any]) -> str:
@@ -36,17 +39,21 @@ async def error(client: Client[Any], tool: str, arguments: dict[str, Any]) -> st
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        ("pack_get", {"id": HUGE}, "not_found: no entity has the id 'aaa"),
-        ("pack_graph", {"id": "SM.MISSION.LUNA9", "to": HUGE}, "not_found: no entity has the id 'aaa"),
-        ("pack_graph", {"id": "SM.MISSION.LUNA9", "relations": [HUGE]}, "invalid_argument: unknown relation 'aaa"),
+        ("pack_get", {"id": LONG}, "not_found: no entity has the id 'aaa"),
+        ("pack_graph", {"id": "SM.MISSION.LUNA9", "to": LONG}, "not_found: no entity has the id 'aaa"),
+        ("pack_graph", {"id": "SM.MISSION.LUNA9", "relations": [LONG[:200]]}, "invalid_argument: unknown relation"),
         (
             "pack_search",
-            {"query": "x", "packs": [f"{n}{HUGE}" for n in range(50)]},
+            {"query": "x", "packs": [f"{n}{LONG}" for n in range(50)]},
             "invalid_argument: unknown packs: 0aaa",
         ),
         ("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": HUGE}, "invalid_argument: depth: Input should be"),
-        ("search", {"query": "x", "workspace": HUGE}, "workspace_inactive: workspace 'aaa"),
-        ("save_memory", {"content": "x", "derived_from": [f"{n}{HUGE}" for n in range(50)]}, "not_found: derived_from"),
+        ("search", {"query": "x", "workspace": LONG[:200]}, "workspace_inactive: workspace 'aaa"),
+        (
+            "save_memory",
+            {"content": "x", "derived_from": [f"{n}{LONG[:190]}" for n in range(50)]},
+            "not_found: derived",
+        ),
         (HUGE, {}, "not_found: no tool is named 'aaa"),
     ],
     ids=["pack_get id", "graph to", "relation", "packs", "schema", "workspace", "derived_from", "tool name"],
@@ -77,6 +84,25 @@ async def test_a_lone_surrogate_in_any_string_argument_is_invalid(example: Clien
     for tool, arguments in cases:
         message = await error(example, tool, arguments)
         assert message.startswith("invalid_argument: ") and "lone UTF-16 surrogate" in message, (tool, message)
+
+
+async def test_every_string_argument_has_a_documented_limit(example: Client[Any]) -> None:
+    limits = string_limits(await example.list_tools())
+    assert [(tool, name) for tool, name, limit, _ in limits if limit is None] == []
+    documented = set(re.findall(r"^\| `(\w+)` \| `(\w+)` \| ([\d,]+) \|", MCP_DOCS, flags=re.MULTILINE))
+    assert {(tool, name, f"{limit:,}") for tool, name, limit, _ in limits} <= documented
+
+
+async def test_a_string_argument_past_its_limit_is_invalid(example: Client[Any]) -> None:
+    await refuses_past_limits(example, await example.list_tools())
+
+
+async def test_limits_count_characters_after_normalisation(example: Client[Any]) -> None:
+    decomposed = "e\u0301" * 500  # 1,000 code points as sent, 500 characters once composed: within 500
+    saved = (await example.call_tool("save_memory", {"content": "x", "fact_key": decomposed})).structured_content
+    assert saved["fact_key"] == decomposed
+    message = await error(example, "save_memory", {"content": "x", "fact_key": decomposed + "e"})
+    assert message.startswith("invalid_argument: fact_key: Value error, at most 500 characters"), message
 
 
 def forged(**fields: Any) -> str:

@@ -94,6 +94,20 @@ async def test_a_changed_analyzer_is_recreated_by_the_next_ingest(graph: GraphSt
     assert {r["name"]: r["analyzer"] for r in graph.read("schema_fulltext_indexes")}["entity_text_ru"] == "russian"
 
 
+async def test_a_server_start_leaves_an_analysts_fulltext_index_alone(graph: GraphStore, client_for) -> None:  # type: ignore[no-untyped-def]
+    """It was dropped at every server start, for lying on :Entity and not being the service's."""
+    graph.ensure_schema("test_analyst_index")
+    try:
+        async with client_for() as client:
+            await client.list_tools()
+
+        indexes = {r["name"]: r for r in graph.read("schema_fulltext_indexes")}
+        assert indexes["analyst_entity_notes"]["properties"] == ["title", "note"]
+        assert {"entity_text", "entity_text_ru", "entity_text_cjk"} <= indexes.keys()
+    finally:
+        graph.write("schema_drop_index", index="analyst_entity_notes")
+
+
 async def test_passages_are_replaced_with_their_file(graph: GraphStore, run_ingest, pack_copy: Path) -> None:  # type: ignore[no-untyped-def]
     run_ingest(pack_copy)
     before = graph.read("test_passages", ids=["SM.MISSION.VOSTOK1"])
