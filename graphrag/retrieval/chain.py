@@ -13,7 +13,7 @@ from __future__ import annotations
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.config import WalkConfig
 from graphrag.retrieval.snapshot import GraphSnapshot
-from graphrag.retrieval.walk import Adjacency, Parent, path_to, returnable
+from graphrag.retrieval.walk import Adjacency, Parent, hidden_rows, path_to, returnable
 
 Moves = dict[int, float]
 
@@ -35,7 +35,7 @@ class RelationChain:
             return []
         adjacency = Adjacency.current(self._snapshot, self._config)
         type_index = {name: i for i, name in enumerate(adjacency.type_names)}
-        blocked = {row for row, pack in enumerate(copy.entities.packs) if pack in query.hidden}
+        blocked = hidden_rows(copy, query)
         parents: dict[int, Parent] = {}
         mass: dict[int, float] = {}
         frontier: Moves = dict(seeds)

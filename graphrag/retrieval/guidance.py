@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from graphrag.names import STOP_WORDS, fold, quoted_passages, script_of
@@ -131,12 +132,13 @@ def _same(word: str, token: str) -> bool:
     return word == token or bool(_stems(word) & _stems(token))
 
 
-def _stems(word: str) -> set[str]:
+@lru_cache(maxsize=1 << 16)  # each question word meets every relation name: its forms are worked out once
+def _stems(word: str) -> frozenset[str]:
     found = {word}
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 2:
             found.add(word[: -len(suffix)])
-    return found
+    return frozenset(found)
 
 
 def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name]) -> list[_Mention]:

@@ -96,7 +96,7 @@ class GraphWalk:
         seeds = {index[i]: w for i, w in query.seeds.items() if i in index and w > 0}
         if not seeds:
             return []
-        blocked = _blocked(copy, query)
+        blocked = hidden_rows(copy, query)
         guided = adjacency.guided(query)
         nodes, parents = _neighbourhood(adjacency, seeds, guided, blocked, self._config)
         scores = _personalised_pagerank(adjacency, nodes, seeds, guided, self._config)
@@ -127,7 +127,7 @@ def returnable(copy: GraphCopy, query: Query, row: int) -> bool:
     )
 
 
-def _blocked(copy: GraphCopy, query: Query) -> set[int]:
+def hidden_rows(copy: GraphCopy, query: Query) -> set[int]:
     """Rows of packs the caller may not see: never entered."""
     if not query.hidden:
         return set()
