@@ -100,16 +100,16 @@ class GraphWalk:
         guided = adjacency.guided(query)
         nodes, parents = _neighbourhood(adjacency, seeds, guided, blocked, self._config)
         scores = _personalised_pagerank(adjacency, nodes, seeds, guided, self._config)
-        ranked = sorted(
-            (
-                (score, row)
-                for row, score in zip(nodes, scores, strict=True)
-                if row not in seeds and score > 0 and returnable(copy, query, row)
-            ),
-            key=lambda item: (-item[0], copy.entities.ids[item[1]]),
-        )
+        ranked: list[tuple[float, int]] = []
+        for at in np.argsort(-scores, kind="stable"):  # best first, until the limit's last score is passed
+            score, row = float(scores[at]), nodes[at]
+            if score <= 0 or (len(ranked) >= query.limit and score < ranked[-1][0]):
+                break
+            if row not in seeds and returnable(copy, query, row):
+                ranked.append((score, row))
+        ranked.sort(key=lambda item: (-item[0], copy.entities.ids[item[1]]))
         return [
-            Candidate(copy.entities.ids[row], float(score), path_to(copy, parents, row))
+            Candidate(copy.entities.ids[row], score, path_to(copy, parents, row))
             for score, row in ranked[: query.limit]
         ]
 
@@ -168,29 +168,31 @@ def _neighbourhood(
 def _personalised_pagerank(
     adjacency: Adjacency, nodes: list[int], seeds: dict[int, float], guided: set[tuple[int, bool]], config: WalkConfig
 ) -> Floats:
-    """Visit probabilities of a walk that follows weighted links among ``nodes`` and restarts at a seed."""
-    position = {row: i for i, row in enumerate(nodes)}
-    sources: list[int] = []
-    targets: list[int] = []
-    weights: list[float] = []
-    for row in nodes:
-        for neighbour, rel_type, forward in zip(*adjacency.row(row), strict=True):
-            target = position.get(neighbour)
-            if target is not None:
-                sources.append(position[row])
-                targets.append(target)
-                damping = adjacency.degree(neighbour) ** -config.degree_damping
-                weights.append(step_weight(adjacency, rel_type, forward, guided, config.guided_boost) * damping)
+    """Visit probabilities of a walk that follows weighted links among ``nodes`` and restarts at a seed.
+    The links among them are gathered as arrays: a neighbourhood of a hub holds thousands of rows."""
+    rows = np.array(nodes, dtype=np.int64)
+    position = np.full(len(adjacency.offsets) - 1, -1, dtype=np.int64)
+    position[rows] = np.arange(len(rows))
+    starts = adjacency.offsets[rows]
+    lengths = adjacency.offsets[rows + 1] - starts
+    edges = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(int(lengths.sum()))
+    src = np.repeat(np.arange(len(rows)), lengths)
+    dst = position[adjacency.neighbours[edges]]
+    inside = dst >= 0
+    src, dst, edges = src[inside], dst[inside], edges[inside]
+    types, forward = adjacency.types[edges], adjacency.forward[edges]
+    boost = np.ones((len(adjacency.type_names), 2))
+    for rel_type, walked_forward in guided:
+        boost[rel_type, int(walked_forward)] = config.guided_boost
+    damping = np.diff(adjacency.offsets)[adjacency.neighbours[edges]].astype(np.float64) ** -config.degree_damping
+    edge_weight = adjacency.type_weights[types] * boost[types, forward.astype(np.int64)] * damping
     count = len(nodes)
     restart = np.zeros(count)
     for row, weight in seeds.items():
         restart[position[row]] = weight
     restart /= restart.sum()
-    if not sources:
+    if not len(src):
         return restart
-    src = np.array(sources)
-    dst = np.array(targets)
-    edge_weight = np.array(weights)
     out_weight = np.bincount(src, weights=edge_weight, minlength=count)
     step = edge_weight / out_weight[src]
     visits = restart.copy()
