@@ -47,7 +47,7 @@ def open_pack(root: Path, pack_id: str | None = None) -> Pack:
     if not root.is_dir():
         raise PackError(f"{root}: not a folder (a pack is a folder of markdown files)")
     path = root / MANIFEST
-    if path.is_file() and not inside(root.resolve(), path):
+    if path.is_file() and real_path_inside(root.resolve(), path) is None:
         raise PackError(f"{path}: {OUTSIDE}")
     raw = path.read_bytes() if path.is_file() else b""
     manifest = load_manifest(root, raw, pack_id)
@@ -115,9 +115,10 @@ def _relation_lines(raw: bytes) -> dict[str, int]:
     return lines
 
 
-def inside(root: Path, path: Path) -> bool:
-    """Whether ``path``'s real path (every symlink followed) lies in the pack folder ``root`` (resolved)."""
-    return Path(os.path.realpath(path)).is_relative_to(root)
+def real_path_inside(root: Path, path: Path) -> Path | None:
+    """``path``'s real path (every symlink followed) when it lies in the pack folder ``root`` (resolved)."""
+    real = Path(os.path.realpath(path))
+    return real if real.is_relative_to(root) else None
 
 
 def markdown_files(root: Path) -> list[tuple[Path, str]]:
@@ -131,7 +132,7 @@ def markdown_files(root: Path) -> list[tuple[Path, str]]:
         prefix = "" if relative == "." else relative + "/"
         for name in subfolders:
             path = Path(folder, name)
-            if path.is_symlink() and not inside(root, path):
+            if path.is_symlink() and real_path_inside(root, path) is None:
                 found.append((path, prefix + name + "/"))
         for name in names:
             if name.endswith(".md") and not name.startswith("."):
@@ -179,8 +180,8 @@ def read_pack_file(root: Path, path: Path, rel: str) -> bytes:
     except UnicodeEncodeError:
         shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         raise Unreadable(shown, "the file name is not UTF-8; rename the file") from None
-    real = Path(os.path.realpath(path))
-    if not real.is_relative_to(root):
+    real = real_path_inside(root, path)
+    if real is None:
         raise Unreadable(rel, OUTSIDE)
     try:
         # the real path, not followed again: a link swapped in since the check is not opened

@@ -186,14 +186,7 @@ def _settings(model: BaseModel, prefix: str) -> list[tuple[str, str, str]]:
         if isinstance(value, BaseModel):
             found += _settings(value, f"{prefix}{name}.")
         elif name != "retrievers":
-            shown = (
-                f"{value:g}"
-                if isinstance(value, float)
-                else str(value).lower()
-                if isinstance(value, bool)
-                else str(value)
-            )
-            found.append((f"{prefix}{name}", shown, field.description or ""))
+            found.append((f"{prefix}{name}", _shown(value), field.description or ""))
     return found
 
 
