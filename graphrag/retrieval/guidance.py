@@ -35,8 +35,12 @@ _AGENT_ENDINGS = ("ents", "ers", "ors", "ent", "er", "or")  # dependents, users,
 # English inflections and derivations a relation word takes (depends, dependencies, required, requirements).
 _SUFFIXES = (
     "s", "es", "d", "ed", "ing", "e", "er", "ers", "r", "rs", "or", "ors", "ion", "ions", "ies", "y",
-    "ent", "ents", "ency", "encies", "ence", "ences", "ment", "ments", "ance", "ances",
+    "ent", "ents", "ency", "encies", "ence", "ences", "ment", "ments", "ance", "ances", "ation", "ations",
 )  # fmt: skip
+_NOUN_OF_VERB = ("ion", "ions")  # extension ~ extend, provision ~ provide: the verb's d became an s
+_DEMONSTRATIVES = frozenset({"that", "this", "those", "these", "such"})
+_ARTICLES = frozenset({"the", "a", "an"})
+_REVERSING = frozenset({"reverse", "inverse"})  # the reverse dependencies of X: those on the other side
 Role = Literal["subject", "object"]
 
 
@@ -81,16 +85,22 @@ def plan(question: str, names: dict[str, Step], anchor: tuple[int, int] | None, 
     ]
     vocabulary = [_spelled(name, step) for name, step in names.items()]
     mentions = _mentions(words, outside, vocabulary)
-    if not mentions:
-        return []
     if anchor is not None:
         at = next((i for i, w in enumerate(words) if w.start >= anchor[0]), len(words))
-    else:
+        mentions = [m for m in mentions if not _apposition(words, m, at)]
+    if not mentions:
+        return []
+    if anchor is None:
         at = _unnamed_anchor(words, mentions)
     ordered = sorted(mentions, key=lambda m: (not _attached(words, m, at), min(abs(m.first - at), abs(m.last - at))))
-    chain: list[list[_Mention]] = []  # each step's mentions: a later one of the same relation refers back to it
+    # Each step's mentions. A relation met again right after its own step is a step again (the dependencies
+    # of the dependencies of X), unless a demonstrative points back (which failure mode, and what does that
+    # failure mode ...); met after another step, it refers back (X requires a PEP; which PEP superseded that
+    # required PEP?).
+    chain: list[list[_Mention]] = []
     for mention in ordered:
-        same = next((c for c in chain if _types(c[0]) == _types(mention)), None)
+        back = mention.first > 0 and words[mention.first - 1].text in _DEMONSTRATIVES
+        same = next((c for c in (chain if back else chain[:-1]) if _types(c[0]) == _types(mention)), None)
         if same is None:
             chain.append([mention])
         else:
@@ -105,7 +115,10 @@ def plan(question: str, names: dict[str, Step], anchor: tuple[int, int] | None, 
         following = _following(question, words, mention.last)
         agent = _agent_noun(words[mention.last].text, mention.names)
         role = _role(here < mention.first, following, agent)
-        steps.append({s for name in mention.names for s in _directions(name, role, following, english)})
+        directions = {s for name in mention.names for s in _directions(name, role, following, english)}
+        if mention.first and words[mention.first - 1].text in _REVERSING:
+            directions = {Step(s.type, not s.forward) for s in directions}
+        steps.append(directions)
     return steps
 
 
@@ -137,7 +150,10 @@ def _stems(word: str) -> frozenset[str]:
     found = {word}
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 2:
-            found.add(word[: -len(suffix)])
+            stem = word[: -len(suffix)]
+            found.add(stem)
+            if suffix in _NOUN_OF_VERB and stem.endswith("s") and len(stem) >= 5:
+                found.add(stem[:-1] + "d")
     return frozenset(found)
 
 
@@ -171,6 +187,11 @@ def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name]) -
         else:
             position += 1
     return found
+
+
+def _apposition(words: list[_Word], mention: _Mention, at: int) -> bool:
+    """``the formalization 'X'``: a word between an article and the entity names what the entity is."""
+    return mention.last + 1 == at and mention.first > 0 and words[mention.first - 1].text in _ARTICLES
 
 
 def _attached(words: list[_Word], mention: _Mention, at: int) -> bool:

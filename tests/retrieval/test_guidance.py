@@ -66,6 +66,36 @@ def steps(question: str, names: dict[str, Step], named: str | None) -> list[list
             [[("DEPENDS", True)], [("RECOMMENDS", True)]],
         ),
         (
+            "What do the recommendations of libfoo depend on?",
+            PACKAGES,
+            "libfoo",
+            [[("RECOMMENDS", True)], [("DEPENDS", True)]],
+        ),
+        (
+            "What are the dependencies of the dependencies of libfoo?",
+            PACKAGES,
+            "libfoo",
+            [[("DEPENDS", True)], [("DEPENDS", True)]],
+        ),
+        (
+            "What do the dependencies of libfoo depend on?",
+            PACKAGES,
+            "libfoo",
+            [[("DEPENDS", True)], [("DEPENDS", True)]],
+        ),
+        (
+            "Which items are recommended by the reverse dependencies of libfoo?",
+            PACKAGES,
+            "libfoo",
+            [[("DEPENDS", False)], [("RECOMMENDS", True)]],
+        ),
+        (
+            "Which package is Apollo 11 an extension of?",
+            {"extends": Step("EXTENDS", True)},
+            "Apollo 11",
+            [[("EXTENDS", True)]],
+        ),
+        (
             "Who led the agency that built the rocket that launched Apollo 11?",
             MISSIONS,
             "Apollo 11",
@@ -99,6 +129,24 @@ def test_described_start_stands_where_the_content_words_are(
     question: str, expected: list[list[tuple[str, bool]]]
 ) -> None:
     assert steps(question, PACKAGES, None) == expected
+
+
+def test_a_relation_word_between_an_article_and_the_entity_says_what_it_is() -> None:
+    """``the formalization 'X'`` names X's kind; it is no step, though ``formalizes`` is a relation."""
+    names = {"formalizes": Step("FORMALIZES", True), "fails_with": Step("FAILS_WITH", True)}
+    question = "Which failure mode does the formalization 'Playbooks' fail with?"
+    assert steps(question, names, "'Playbooks'") == [[("FAILS_WITH", False), ("FAILS_WITH", True)]]
+
+
+def test_a_relation_met_again_after_a_demonstrative_refers_back() -> None:
+    names = {"fails_with": Step("FAILS_WITH", True), "failure_mode": Step("FAILURE_MODE", True)}
+    names["applies_to"] = Step("APPLIES_TO", True)
+    question = "Playbooks fails with which failure mode, and which methods does that failure mode apply to?"
+    assert steps(question, names, "Playbooks") == [
+        [("FAILS_WITH", False), ("FAILS_WITH", True)],
+        [("FAILURE_MODE", True)],
+        [("APPLIES_TO", True)],
+    ]
 
 
 def test_a_word_that_only_begins_like_a_relation_is_none() -> None:
