@@ -152,6 +152,7 @@ def ingest(
                 graph.write("ingest_await_text_indexes")
         with _timed(timings, "neo4j_read"):
             relation_types = _count_links(graph, work.report, pack_ids)
+        work.resolver.suggest(work.report.dangling)
         with _timed(timings, "neo4j_write"):
             pack_rows = [_pack_row(p, embedder.id, relation_types.get(p.manifest.id, [])) for p in packs]
             changed_packs = [
