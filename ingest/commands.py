@@ -13,6 +13,7 @@ from graphrag.config import Settings
 from graphrag.errors import GraphRagError
 from graphrag.logs import configure_logging
 from graphrag.stores import answering
+from graphrag.stores.graph import GraphStore
 from ingest.annotations import command, workflow_commands
 from ingest.packs import PackError
 from ingest.pipeline import Progress, check, ingest
@@ -67,6 +68,11 @@ def render(report: IngestReport, all_dangling: bool = False) -> str:
         )
     if report.reindexed:
         lines.append(f"re-index: {report.reindexed}")
+    if not report.owners_checked:
+        lines.append(
+            "pack ids not checked against the graph (Neo4j not reachable): "
+            "ingest refuses a pack id that another folder holds"
+        )
     verb = "would add" if report.mode == "check" else "added"
     lines.append(
         f"{verb} {len(report.added)}, updated {len(report.updated)}, unchanged {report.unchanged}, "
@@ -110,16 +116,31 @@ def check_command(packs: tuple[Path, ...], as_json: bool, all_dangling: bool, ou
         graphrag check examples/space-missions
         graphrag check --format github packs/*     # in a GitHub Actions step
     """
-    if output == "github" and not as_json:
-        try:
-            report = check(packs)
-        except (PackError, GraphRagError) as exc:
-            click.echo(command("error", str(exc), title="graphrag check"))
-            sys.exit(2)
-        for line in [*workflow_commands(report), render(report).splitlines()[-1]]:
-            click.echo(line)
-        sys.exit(report.exit_code)
-    _run(lambda: check(packs), as_json, all_dangling)
+    graph = _graph_if_reachable()
+    try:
+        if output == "github" and not as_json:
+            try:
+                with answering():
+                    report = check(packs, graph)
+            except (PackError, GraphRagError) as exc:
+                click.echo(command("error", str(exc), title="graphrag check"))
+                sys.exit(2)
+            for line in [*workflow_commands(report), render(report).splitlines()[-1]]:
+                click.echo(line)
+            sys.exit(report.exit_code)
+        _run(lambda: check(packs, graph), as_json, all_dangling)
+    finally:
+        if graph is not None:
+            graph.close()
+
+
+def _graph_if_reachable() -> GraphStore | None:
+    """The graph, read by ``check`` for which folder holds each pack id; None when it is not configured or
+    not running (a check in CI or a pre-commit hook needs no store)."""
+    try:
+        return GraphStore.connect(Settings())
+    except GraphRagError:
+        return None
 
 
 @click.command("ingest")
@@ -157,7 +178,6 @@ def watch_command(packs: tuple[Path, ...]) -> None:
         graphrag watch examples/space-missions
     """
     from graphrag.embedding import load_embedder
-    from graphrag.stores.graph import GraphStore
     from ingest.watching import PackWatcher
 
     settings = Settings()

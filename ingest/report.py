@@ -75,6 +75,11 @@ class IngestReport(BaseModel):
     errors: list[Problem] = Field(default_factory=list)
     warnings: list[Problem] = Field(default_factory=list)
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per phase.")
+    owners_checked: bool = Field(
+        default=True,
+        description="Whether pack ids were checked against the folders the graph holds them from "
+        "(check: false when Neo4j could not be reached).",
+    )
 
     @property
     def exit_code(self) -> int:

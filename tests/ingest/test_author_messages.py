@@ -4,10 +4,14 @@ first, a pack's hundreds of dangling links are summarised, and check refuses wha
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
+
+import pytest
 
 from graphrag.stores.graph import GraphStore
 from ingest.commands import DANGLING_SHOWN
+from ingest.packs import PackError
 from ingest.pipeline import check
 from tests.conftest import EXAMPLES
 from tests.ingest.test_cli import graphrag
@@ -116,3 +120,34 @@ def test_kinds_written_two_ways_are_warned_with_the_usual_spelling(tmp_path: Pat
         "odd.md:4: warning [kind]: kind 'Method' is written 'method' in 3 other files of the pack "
         "(one label, :Method, counted as two kinds); write 'method'"
     ]
+
+
+def test_check_refuses_a_pack_id_another_folder_holds_as_ingest_does(
+    run_ingest, graph: GraphStore, tmp_path: Path
+) -> None:
+    run_ingest(EXAMPLES / "space-missions")
+    copy = tmp_path / "copy"
+    shutil.copytree(EXAMPLES / "space-missions", copy)
+
+    with pytest.raises(PackError) as by_check:
+        check([copy], graph)
+    with pytest.raises(PackError) as by_ingest:
+        run_ingest(copy)
+    result = graphrag("check", str(copy))
+
+    assert str(by_check.value) == str(by_ingest.value)
+    assert f"pack id 'space-missions' belongs to the pack ingested from {EXAMPLES / 'space-missions'}" in str(
+        by_check.value
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"error: {by_check.value}\n"
+
+
+def test_check_without_neo4j_says_pack_ids_were_not_checked(tmp_path: Path) -> None:
+    result = graphrag("check", str(EXAMPLES / "space-missions"), env={"NEO4J_URI": "bolt://127.0.0.1:9"})
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-2] == (
+        "pack ids not checked against the graph (Neo4j not reachable): ingest refuses a pack id that another "
+        "folder holds"
+    )
