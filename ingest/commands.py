@@ -109,7 +109,8 @@ def _run(work: Callable[[], IngestReport], as_json: bool, all_dangling: bool) ->
 def check_command(packs: tuple[Path, ...], as_json: bool, all_dangling: bool, output: str) -> None:
     """Validate packs without writing anything (for authors and pre-commit hooks).
 
-    Exit status: 0 all valid, 1 some files would be rejected, 2 bad invocation.
+    When Neo4j answers, a pack whose id another folder holds there is refused, as ingest refuses it.
+    Exit status: 0 all valid, 1 some files would be rejected, 2 bad invocation or such a pack.
 
     \b
     Example:
