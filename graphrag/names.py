@@ -7,8 +7,10 @@ Nothing here touches a store, so every layer may import it; a rule written twice
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Literal
 
 from anyascii import anyascii
@@ -63,6 +65,50 @@ TEAM_PACK_PREFIX = "github:"  # pack ids of team sources (GitHub repositories); 
 def fold(text: str) -> str:
     """Case-, width- and compatibility-insensitive form used on both sides of every match (``ё`` = ``е``)."""
     return unicodedata.normalize("NFKC", text).casefold().replace("ё", "е")
+
+
+NEAREST_SHOWN = 5  # the most nearest names a message offers
+# difflib's ratio below which two spellings share too little to offer one for the other; a typo is closer.
+_NEAREST_CUTOFF = 0.5
+_TYPO_CUTOFF = 0.85
+_DIGITS = re.compile(r"\d+")
+
+
+def nearest_names(
+    unknown: str, spellings: Iterable[tuple[str, str]], limit: int = NEAREST_SHOWN, typos_only: bool = False
+) -> list[str]:
+    """The known names nearest to an unknown one, nearest first (``NearestNames`` for one question)."""
+    return NearestNames(spellings).of(unknown, limit, typos_only)
+
+
+class NearestNames:
+    """The known names nearest to an unknown one, nearest first: what every "unknown X" message offers.
+
+    ``spellings`` pairs a way a name is written (the name itself, a title) with the name it stands for;
+    both sides are folded. Close spellings (``lanched_by``, ``SM.PROGRAM.APPOLO``) come first, then those
+    that contain the unknown one (a fragment: ``apollo``). ``typos_only`` is for a name that may be unknown
+    on purpose (a link to an entity not written yet, a relation a pack has not declared): only a spelling
+    this close and with the same numbers is offered (``PD.FORM.093`` is another entity than ``PD.FORM.039``,
+    not a typo of it). Built once for many questions (every dangling link of a run), it folds each spelling once.
+    """
+
+    def __init__(self, spellings: Iterable[tuple[str, str]]) -> None:
+        self._by_text: dict[str, str] = {}
+        for text, name in spellings:
+            self._by_text.setdefault(fold(text), name)
+        self._by_digits: dict[tuple[str, ...], list[str]] = {}
+        for text in self._by_text:
+            self._by_digits.setdefault(tuple(_DIGITS.findall(text)), []).append(text)
+
+    def of(self, unknown: str, limit: int = NEAREST_SHOWN, typos_only: bool = False) -> list[str]:
+        wanted = fold(unknown)
+        if typos_only:
+            candidates = self._by_digits.get(tuple(_DIGITS.findall(wanted)), [])
+            close = difflib.get_close_matches(wanted, candidates, n=limit, cutoff=_TYPO_CUTOFF)
+            return list(dict.fromkeys(self._by_text[t] for t in close))[:limit]
+        close = difflib.get_close_matches(wanted, list(self._by_text), n=limit, cutoff=_NEAREST_CUTOFF)
+        containing = [text for text in self._by_text if wanted and wanted in text]
+        return list(dict.fromkeys(self._by_text[t] for t in close + containing))[:limit]
 
 
 def name_tokens(text: str) -> list[str]:

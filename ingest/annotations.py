@@ -46,7 +46,8 @@ def workflow_commands(report: IngestReport, cwd: Path | None = None) -> list[str
     lines += [
         command(
             "notice",
-            f"dangling link {link.source} -[{link.relation}]-> {link.target}: no file defines {link.target}",
+            f"dangling link {link.source} -[{link.relation}]-> {link.target}: no file defines {link.target}"
+            + (f"; nearest known ids: {', '.join(link.nearest)}" if link.nearest else ""),
             file=file(link.pack, link.declared_in),
             title=f"{TOOL}: dangling link",
         )

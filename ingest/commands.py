@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +13,7 @@ from graphrag.config import Settings
 from graphrag.errors import GraphRagError
 from graphrag.logs import configure_logging
 from graphrag.stores import answering
+from graphrag.stores.graph import GraphStore
 from ingest.annotations import command, workflow_commands
 from ingest.packs import PackError
 from ingest.pipeline import Progress, check, ingest
@@ -19,6 +21,13 @@ from ingest.report import IngestReport
 
 PACKS = click.argument("packs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 JSON = click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+DANGLING_SHOWN = 10  # dangling links a text report lists before counting the rest (a real pack has hundreds)
+ALL_DANGLING = click.option(
+    "--dangling",
+    "all_dangling",
+    is_flag=True,
+    help=f"List every dangling link (else the first {DANGLING_SHOWN} and a count of the rest).",
+)
 
 
 def _fail(message: str) -> None:
@@ -40,20 +49,30 @@ def _progress() -> Progress:
     return show
 
 
-def render(report: IngestReport) -> str:
+def render(report: IngestReport, all_dangling: bool = False) -> str:
+    """The report for a person: errors first, then warnings, then dangling links (those with a near id first,
+    likely typos; only the first ``DANGLING_SHOWN`` unless ``all_dangling``), and one summary line."""
     lines = []
     for pack in report.packs:
         lines.append(f"pack {pack.pack} ({pack.root}): {pack.files} files, {pack.entities} entities")
         if pack.skipped:
             lines.append(f"  skipped (no frontmatter): {', '.join(pack.skipped)}")
-    for problem in report.warnings:
-        lines.append(problem.render())
-    for problem in report.errors:
-        lines.append(problem.render())
-    for link in report.dangling:
-        lines.append(f"dangling: {link.source} -[{link.relation}]-> {link.target} ({link.declared_in})")
+    lines += [problem.render() for problem in [*report.errors, *report.warnings]]
+    dangling = sorted(report.dangling, key=lambda link: not link.nearest)
+    shown = dangling if all_dangling else dangling[:DANGLING_SHOWN]
+    lines += [f"dangling: {link.render()}" for link in shown]
+    if len(shown) < len(dangling):
+        lines.append(
+            f"dangling: {len(dangling) - len(shown)} more links to ids no file defines; "
+            "add --dangling to list them all (or --json)"
+        )
     if report.reindexed:
         lines.append(f"re-index: {report.reindexed}")
+    if not report.owners_checked:
+        lines.append(
+            "pack ids not checked against the graph (Neo4j not reachable): "
+            "ingest refuses a pack id that another folder holds"
+        )
     verb = "would add" if report.mode == "check" else "added"
     lines.append(
         f"{verb} {len(report.added)}, updated {len(report.updated)}, unchanged {report.unchanged}, "
@@ -64,24 +83,21 @@ def render(report: IngestReport) -> str:
     return "\n".join(lines)
 
 
-def _finish(report: IngestReport, as_json: bool) -> None:
-    click.echo(report.model_dump_json(indent=2) if as_json else render(report))
-    sys.exit(report.exit_code)
-
-
-def _run(work: Callable[[], IngestReport], as_json: bool) -> None:
+def _run(work: Callable[[], IngestReport], as_json: bool, all_dangling: bool) -> None:
     try:
         with answering():
             report = work()
     except (PackError, GraphRagError) as exc:
         _fail(str(exc))
     else:
-        _finish(report, as_json)
+        click.echo(report.model_dump_json(indent=2) if as_json else render(report, all_dangling))
+        sys.exit(report.exit_code)
 
 
 @click.command("check")
 @PACKS
 @JSON
+@ALL_DANGLING
 @click.option(
     "--format",
     "output",
@@ -90,32 +106,49 @@ def _run(work: Callable[[], IngestReport], as_json: bool) -> None:
     show_default=True,
     help="github: GitHub Actions annotations (::error file=...,line=...::message), one per problem.",
 )
-def check_command(packs: tuple[Path, ...], as_json: bool, output: str) -> None:
+def check_command(packs: tuple[Path, ...], as_json: bool, all_dangling: bool, output: str) -> None:
     """Validate packs without writing anything (for authors and pre-commit hooks).
 
-    Exit status: 0 all valid, 1 some files would be rejected, 2 bad invocation.
+    When Neo4j answers, a pack whose id another folder holds there is refused, as ingest refuses it.
+    Exit status: 0 all valid, 1 some files would be rejected, 2 bad invocation or such a pack.
 
     \b
     Example:
         graphrag check examples/space-missions
         graphrag check --format github packs/*     # in a GitHub Actions step
     """
-    if output == "github" and not as_json:
-        try:
-            report = check(packs)
-        except (PackError, GraphRagError) as exc:
-            click.echo(command("error", str(exc), title="graphrag check"))
-            sys.exit(2)
-        for line in [*workflow_commands(report), render(report).splitlines()[-1]]:
-            click.echo(line)
-        sys.exit(report.exit_code)
-    _run(lambda: check(packs), as_json)
+    graph = _graph_if_reachable()
+    try:
+        if output == "github" and not as_json:
+            try:
+                with answering():
+                    report = check(packs, graph)
+            except (PackError, GraphRagError) as exc:
+                click.echo(command("error", str(exc), title="graphrag check"))
+                sys.exit(2)
+            for line in [*workflow_commands(report), render(report).splitlines()[-1]]:
+                click.echo(line)
+            sys.exit(report.exit_code)
+        _run(lambda: check(packs, graph), as_json, all_dangling)
+    finally:
+        if graph is not None:
+            graph.close()
+
+
+def _graph_if_reachable() -> GraphStore | None:
+    """The graph, read by ``check`` for which folder holds each pack id; None when it is not configured or
+    not running (a check in CI or a pre-commit hook needs no store)."""
+    try:
+        return GraphStore.connect(Settings())
+    except GraphRagError:
+        return None
 
 
 @click.command("ingest")
 @PACKS
 @JSON
-def ingest_command(packs: tuple[Path, ...], as_json: bool) -> None:
+@ALL_DANGLING
+def ingest_command(packs: tuple[Path, ...], as_json: bool, all_dangling: bool) -> None:
     """Ingest packs into Neo4j and Qdrant, writing only what changed.
 
     Exit status: 0 everything ingested, 1 some files rejected (the rest ingested),
@@ -127,7 +160,10 @@ def ingest_command(packs: tuple[Path, ...], as_json: bool) -> None:
     """
     settings = Settings()
     configure_logging(settings)
-    _run(lambda: ingest(packs, settings, _progress()), as_json)
+    if settings.graphrag_log_format == "text" and settings.graphrag_log_level != "DEBUG":
+        # The report printed is the run's summary: its log line (kept in JSON logs, for machines) would repeat it.
+        logging.getLogger("ingest.pipeline").setLevel(logging.WARNING)
+    _run(lambda: ingest(packs, settings, _progress()), as_json, all_dangling)
 
 
 @click.command("watch")
@@ -143,7 +179,6 @@ def watch_command(packs: tuple[Path, ...]) -> None:
         graphrag watch examples/space-missions
     """
     from graphrag.embedding import load_embedder
-    from graphrag.stores.graph import GraphStore
     from ingest.watching import PackWatcher
 
     settings = Settings()

@@ -13,6 +13,7 @@ non-empty keys), and names the line of whatever it rejects.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ from ingest.report import shown
 _FENCE = "---"
 _CLOSING_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t\r]*$", re.MULTILINE)
 _TOP_KEY = re.compile(r"^([^\s#:][^:]*):")
+# `key: value` on one line, in a mapping or a list item: where a plain value holding ": " can be quoted.
+_KEY_VALUE = re.compile(r"^(\s*(?:- )?[^\s#:\-\"'][^:]*):[ \t]+(\S.*?)\s*$")
 _TAG = "tag:yaml.org,2002:"
 # What a scalar of each typed tag must be; an explicit tag can give any text (`!!int abc`).
 _TYPED = {
@@ -111,7 +114,8 @@ def parse(text: str) -> Frontmatter | None:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 2 if mark is not None else 1
         problem = echo(" ".join(filter(None, [exc.context, exc.problem])))
-        raise FrontmatterError(f"invalid YAML: {problem}", line=line, field=_key_on(text, line)) from exc
+        message = f"invalid YAML: {problem}{_how_to_fix(exc, text, line)}"
+        raise FrontmatterError(message, line=line, field=_key_on(text, line)) from exc
     except yaml.reader.ReaderError as exc:
         line = block.count("\n", 0, max(block.find(chr(exc.character)), 0)) + 2
         message = f"invalid YAML: character #x{exc.character:04x} is not allowed ({exc.reason})"
@@ -122,6 +126,20 @@ def parse(text: str) -> Frontmatter | None:
         raise FrontmatterError(f"frontmatter must be a mapping of keys, found a {type(data).__name__}", line=2)
     result.data = {str(k): _plain(v) for k, v in data.items()}
     return result
+
+
+def _how_to_fix(exc: yaml.MarkedYAMLError, text: str, line: int) -> str:
+    """The fix of the commonest YAML mistake: a plain value holding ``": "``, which YAML reads as a second
+    key (``title: Apollo 11: the first landing``). Quoting the whole value makes it text again."""
+    if "mapping values are not allowed" not in str(exc.problem):
+        return ""
+    lines = text.lstrip("\ufeff").split("\n")
+    match = _KEY_VALUE.match(lines[line - 1]) if 0 < line <= len(lines) else None
+    if match is None or ": " not in match.group(2):
+        return ""
+    key, value = match.groups()
+    quoted = f"{key.strip()}: {json.dumps(value, ensure_ascii=False)}"  # a JSON string is a YAML double-quoted one
+    return f"; the value holds ': ', which YAML reads as a new key: quote the whole value, as in {echo(quoted)}"
 
 
 def _key_on(text: str, line: int) -> str | None:

@@ -71,7 +71,12 @@ class PackManifest(BaseModel):
         return relation, False
 
     def declares(self, relation: str) -> bool:
-        return relation in self.relations or any(s.inverse == relation for s in self.relations.values())
+        return relation in self.declared_names()
+
+    def declared_names(self) -> list[str]:
+        """Every relation name the pack declares: each relation, then each inverse."""
+        inverses = [spec.inverse for spec in self.relations.values() if spec.inverse]
+        return list(dict.fromkeys([*self.relations, *inverses]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +110,7 @@ class Entity:
     sha256: str
     properties: dict[str, Any]
     links: list[Link]
+    kind_line: int | None = None  # where the kind is written (a warning about its spelling names the line)
 
     @property
     def embedding_text(self) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from graphrag.names import kind_label, normalise_relation
+from graphrag.names import kind_label, nearest_names, normalise_relation
 from ingest.frontmatter import Frontmatter, FrontmatterError, parse
 from ingest.labels import reserved_kind_label, reserved_relation
 from ingest.limits import MAX_ID_LENGTH, MAX_PASSAGES_PER_FILE, MAX_RELATIONS_PER_FILE
@@ -133,6 +133,7 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         sha256=sha,
         properties=properties,
         links=links,
+        kind_line=fm.key_lines.get(_spelling("kind", data) or ""),
     )
     return out
 
@@ -206,7 +207,7 @@ def _links(manifest: PackManifest, fm: Frontmatter, data: dict[str, Any], out: P
         if relation != raw:
             out.report("warning", f"relation {shown(raw)} read as {shown(relation)}", line, field_name)
         if manifest.relations and not manifest.declares(relation):
-            out.report("warning", f"relation {shown(relation)} is not declared in pack.yaml", line, field_name)
+            out.report("warning", _undeclared(manifest, relation), line, field_name)
         canonical, reverse = manifest.canonical(relation)
         relations.add(canonical)
         if len(relations) > MAX_RELATIONS_PER_FILE:
@@ -220,6 +221,13 @@ def _links(manifest: PackManifest, fm: Frontmatter, data: dict[str, Any], out: P
             seen.add(identity)
             links.append(Link(relation=canonical, target=target, reverse=reverse, weight=weight, note=note, line=line))
     return links
+
+
+def _undeclared(manifest: PackManifest, relation: str) -> str:
+    """The warning for a relation pack.yaml does not declare, with the declared name nearest to it."""
+    nearest = nearest_names(relation, [(name, name) for name in manifest.declared_names()], limit=1, typos_only=True)
+    hint = f"; did you mean {shown(nearest[0])}?" if nearest else ""
+    return f"relation {shown(relation)} is not declared in pack.yaml{hint}"
 
 
 def _targets(

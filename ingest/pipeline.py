@@ -67,10 +67,19 @@ def read_packs(paths: Sequence[Path], named: Named | None = None) -> list[Pack]:
     return packs
 
 
-def check(paths: Sequence[Path]) -> IngestReport:
-    """Validate packs without any store: every problem an ingest would report."""
+def check(paths: Sequence[Path], graph: GraphStore | None = None) -> IngestReport:
+    """Validate packs without writing anything: every problem an ingest would report. With ``graph`` (read
+    only), a pack id that another folder holds there is refused as ``ingest`` refuses it; without, the report
+    says that was not checked."""
     started = time.perf_counter()
-    report = plan(read_packs(paths), {}, [], set(), mode="check").report
+    packs = open_packs(paths)
+    if graph is not None:
+        pack_ids = [p.manifest.id for p in packs]
+        refuse_taken_ids(packs, {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)})
+    for pack in packs:
+        read_files(pack)
+    report = plan(packs, {}, [], set(), mode="check").report
+    report.owners_checked = graph is not None
     report.timings["total"] = round(time.perf_counter() - started, 3)
     return report
 
@@ -97,7 +106,7 @@ def ingest(
         with _timed(timings, "neo4j_read"):
             graph.ensure_schema()
             stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
-            _refuse_taken_ids(packs, stored_packs)
+            refuse_taken_ids(packs, stored_packs)
             stored = {r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)}
             others = graph.read("ingest_other_entities", packs=pack_ids)
         stale = {p for p in pack_ids if (stored_packs.get(p) or {}).get("embedder") != embedder.id}
@@ -152,6 +161,7 @@ def ingest(
                 graph.write("ingest_await_text_indexes")
         with _timed(timings, "neo4j_read"):
             relation_types = _count_links(graph, work.report, pack_ids)
+        work.resolver.suggest(work.report.dangling)
         with _timed(timings, "neo4j_write"):
             pack_rows = [_pack_row(p, embedder.id, relation_types.get(p.manifest.id, [])) for p in packs]
             changed_packs = [
@@ -193,9 +203,10 @@ def _log_run(report: IngestReport) -> None:
     log.info("ingest: %s (%d ms)", summary, duration_ms, extra={**counts, "duration_ms": duration_ms})
 
 
-def _refuse_taken_ids(packs: list[Pack], stored_packs: dict[str, dict[str, Any]]) -> None:
+def refuse_taken_ids(packs: list[Pack], stored_packs: dict[str, dict[str, Any]]) -> None:
     """A pack id belongs to one folder: another folder whose pack.yaml names it would replace that pack's
-    entities. A folder that no longer holds that pack (it was moved or deleted) gives its id up."""
+    entities. A folder that no longer holds that pack (it was moved or deleted) gives its id up. ``check``
+    and ``ingest`` both apply it, so a check never promises what an ingest refuses."""
     for pack in packs:
         root = (stored_packs.get(pack.manifest.id) or {}).get("root")
         if root is None or Path(root) == pack.root or not Path(root).is_dir():

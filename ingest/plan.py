@@ -5,7 +5,7 @@ Pure: no store is touched here, so ``graphrag check`` and ``graphrag ingest`` sh
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -34,6 +34,7 @@ class Plan:
     links: list[ResolvedLink] = field(default_factory=list)  # links declared by `write`
     remove: list[str] = field(default_factory=list)
     valid: list[Entity] = field(default_factory=list)  # every entity of the run that is ingested
+    resolver: Resolver = field(default_factory=Resolver)  # every id and title known: dangling links' nearest ids
 
     @property
     def changes_anything(self) -> bool:
@@ -94,6 +95,7 @@ def plan(
         for one in entities:
             (valid if isinstance(one, Entity) else unchanged).append(one)  # type: ignore[arg-type]
 
+    report.warnings.extend(_kind_spellings(valid))
     resolver = Resolver()
     for entity in valid:
         resolver.add(entity.id, entity.title, entity.aliases)
@@ -108,7 +110,7 @@ def plan(
     for entity_id in kept - stored.keys():
         resolver.add(entity_id, None, [])
 
-    result = Plan(report=report, valid=valid)
+    result = Plan(report=report, valid=valid, resolver=resolver)
     for entity in valid:
         links, dangling, problems = resolver.links(entity)
         for problem in problems:
@@ -154,10 +156,39 @@ def plan(
                     message=f"the file no longer opens with frontmatter: entity {shown(entity_id)} is removed",
                 )
             )
+    resolver.suggest(report.dangling)
     report.removed = sorted(result.remove)
     report.errors.sort(key=lambda p: (p.path, p.line or 0))
     report.warnings.sort(key=lambda p: (p.path, p.line or 0))
     return result
+
+
+def _kind_spellings(entities: list[Entity]) -> list[Problem]:
+    """A warning for each file of a pack whose kind is written another way than most of the pack writes the
+    same label (``Method`` in 3 files, ``method`` in 29): one label in the graph, yet counted as two kinds."""
+    spellings: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for entity in entities:
+        spellings[(entity.pack, entity.kind_label)][entity.kind] += 1
+    problems = []
+    for entity in entities:
+        counts = spellings[(entity.pack, entity.kind_label)]
+        usual, files = min(counts.items(), key=lambda item: (-item[1], item[0]))
+        if entity.kind != usual:
+            message = (
+                f"kind {shown(entity.kind)} is written {shown(usual)} in {files} other files of the pack "
+                f"(one label, :{entity.kind_label}, counted as two kinds); write {shown(usual)}"
+            )
+            problems.append(
+                Problem(
+                    severity="warning",
+                    path=entity.path,
+                    pack=entity.pack,
+                    line=entity.kind_line,
+                    field="kind",
+                    message=message,
+                )
+            )
+    return problems
 
 
 def _conflict(entity_id: str, files: list[Entity | StoredEntity], owner: tuple[str, str] | None) -> list[Problem]:

@@ -44,6 +44,11 @@ class DanglingLink(BaseModel):
     target: str
     declared_in: str
     pack: str | None = Field(default=None, description="The pack of the file that declares it.")
+    nearest: list[str] = Field(default_factory=list, description="Known ids nearest to the target (a misspelt id).")
+
+    def render(self) -> str:
+        hint = f"; nearest known ids: {', '.join(self.nearest)}" if self.nearest else ""
+        return f"{self.source} -[{self.relation}]-> {self.target} ({self.declared_in}){hint}"
 
 
 class PackReport(BaseModel):
@@ -70,6 +75,11 @@ class IngestReport(BaseModel):
     errors: list[Problem] = Field(default_factory=list)
     warnings: list[Problem] = Field(default_factory=list)
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per phase.")
+    owners_checked: bool = Field(
+        default=True,
+        description="Whether pack ids were checked against the folders the graph holds them from "
+        "(check: false when Neo4j could not be reached).",
+    )
 
     @property
     def exit_code(self) -> int:

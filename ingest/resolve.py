@@ -6,9 +6,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from graphrag.names import fold, is_valid_id, relationship_type
+from graphrag.names import NearestNames, fold, is_valid_id, relationship_type
 from ingest.model import Entity
-from ingest.report import Problem, shown
+from ingest.report import DanglingLink, Problem, shown
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,20 @@ class Resolver:
         if len(matches) == 1:
             return next(iter(matches)), True
         return (value, False) if is_valid_id(value) and not _looks_like_path(value) else (None, False)
+
+    def suggest(self, dangling: list[DanglingLink]) -> None:
+        """Give each dangling link the known ids nearest to its target: a misspelt id (``SM.PROGRAM.APPOLO``)
+        dangles like a link to an entity not written yet, and the author is told which it may have meant."""
+        if not dangling:
+            return
+        spellings = [(i, i) for i in sorted(self._ids)]
+        spellings += [(name, next(iter(ids))) for name, ids in sorted(self._names.items()) if len(ids) == 1]
+        known = NearestNames(spellings)
+        nearest: dict[str, list[str]] = {}
+        for link in dangling:
+            if link.target not in nearest:
+                nearest[link.target] = known.of(link.target, limit=3, typos_only=True)
+            link.nearest = nearest[link.target]
 
     def links(self, entity: Entity) -> tuple[list[ResolvedLink], list[ResolvedLink], list[Problem]]:
         """(links, the dangling ones among them, warnings for targets that are neither id nor title)."""

@@ -57,17 +57,13 @@ class SaveReport(BaseModel):
         lines += [f"  fixed {p.render()}" for p in self.fixed_problems]
         lines += [f"  + link {link.render()}" for link in self.links_added]
         lines += [f"  - link {link.render()}" for link in self.links_removed]
-        lines += [f"  new dangling: {_dangling(d)}" for d in self.new_dangling]
-        lines += [f"  no longer dangling: {_dangling(d)}" for d in self.resolved_dangling]
+        lines += [f"  new dangling: {d.render()}" for d in self.new_dangling]
+        lines += [f"  no longer dangling: {d.render()}" for d in self.resolved_dangling]
         lines.append(
             f"  added {len(r.added)}, updated {len(r.updated)}, removed {len(r.removed)}; "
             f"errors {len(r.errors)}, dangling {len(r.dangling)} in all ({r.timings.get('total', 0):.2f}s)"
         )
         return "\n".join(lines)
-
-
-def _dangling(link: DanglingLink) -> str:
-    return f"{link.source} -[{link.relation}]-> {link.target} ({link.declared_in})"
 
 
 def _problem_key(problem: Problem) -> tuple[Any, ...]:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag.names import fold, name_tokens, normalise_relation, query_words, quoted_passages, word_sequence
+from graphrag.names import (
+    fold,
+    name_tokens,
+    nearest_names,
+    normalise_relation,
+    query_words,
+    quoted_passages,
+    word_sequence,
+)
 
 
 @pytest.mark.parametrize("spelling", ["PEP 8", "pep-0008", "PEP-0008", "Pep8", "pep_8", "PEP:008", "pep/8"])
@@ -41,3 +49,17 @@ def test_quoted_passages_are_the_text_inside_double_quotes_of_any_script() -> No
 def test_the_word_sequence_keeps_order_and_repeats_and_drops_stop_words() -> None:
     assert word_sequence("The parser of the parser, in C") == ["parser", "parser"]
     assert query_words("The parser of the parser, in C") == ["parser"]
+
+
+@pytest.mark.parametrize(
+    ("unknown", "known", "typos_only", "expected"),
+    [
+        ("lanched_by", ["launched_by", "launched", "led_by", "built_by"], False, ["launched_by", "launched", "led_by"]),
+        ("SM.PROGRAM.APPOLO", ["SM.PROGRAM.APOLLO", "SM.PROGRAM.LUNA"], True, ["SM.PROGRAM.APOLLO"]),
+        ("apollo", ["SM.PROGRAM.APOLLO", "SM.PROGRAM.LUNA"], False, ["SM.PROGRAM.APOLLO"]),  # a fragment
+        ("apollo", ["SM.PROGRAM.APOLLO"], True, []),  # a link target: typos only
+        ("PD.FORM.093", ["PD.FORM.039", "PD.FORM.094"], True, []),  # another number is another entity
+    ],
+)
+def test_nearest_names_is_the_one_rule(unknown: str, known: list[str], typos_only: bool, expected: list[str]) -> None:
+    assert nearest_names(unknown, [(name, name) for name in known], typos_only=typos_only) == expected

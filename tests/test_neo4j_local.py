@@ -181,3 +181,37 @@ def test_remote_host_port_parsing() -> None:
     assert probe.bolt_port("neo4j://localhost") == 7687
     with pytest.raises(StoreUnavailable):
         probe.bolt_port("bolt://db.example.org:7687")
+
+
+def test_the_first_start_says_what_it_fetches_and_that_it_happens_once(tmp_path: Path) -> None:
+    """Maven for real, from the local repository the server's own first start filled (no network here)."""
+    told: list[tuple[str, bool]] = []
+    layout = distribution.Layout(tmp_path)
+
+    assert distribution.ensure_jars(layout, lambda line, transient: told.append((line, transient))) is True
+
+    kept = [line for line, transient in told if not transient]
+    passing = [line for line, transient in told if transient]
+    version = distribution.neo4j_version()
+    assert kept[0].startswith(f"fetching the Neo4j {version} jars with Maven into {layout.lib} (first start only")
+    assert kept[1] == f"the Neo4j jars are in {layout.lib} ({len(list(layout.lib.glob('*.jar')))} jars)"
+    assert len(kept) == 2 and passing  # Maven takes seconds even from its local repository: it is seen working
+    assert distribution.ensure_jars(layout, lambda line, transient: told.append((line, transient))) is False
+    assert len(told) == len(kept) + len(passing)  # the second time: nothing fetched, nothing said
+
+
+def test_maven_downloads_are_counted_as_they_come(tmp_path: Path) -> None:
+    told: list[str] = []
+    watch = distribution.MavenWatch(lambda line, transient: told.append(line), tmp_path / "lib.partial")
+    for line in (
+        "[INFO] Downloading from central: https://repo.maven.apache.org/maven2/org/neo4j/neo4j-kernel/5.26.0/x.pom",
+        "[INFO] Downloaded from central: https://repo.maven.apache.org/maven2/org/neo4j/neo4j-kernel/5.26.0/"
+        "neo4j-kernel-5.26.0.jar (12 MB at 5.1 MB/s)",
+        "[INFO] Downloaded from central: https://repo.maven.apache.org/maven2/org/neo4j/neo4j-io/5.26.0/"
+        "neo4j-io-5.26.0.jar (512 kB at 1.0 MB/s)",
+    ):
+        watch.line(line)
+    assert [line.rsplit(" (", 1)[0] for line in told] == [
+        "downloaded neo4j-kernel-5.26.0.jar (1 so far, 12 MB)",
+        "downloaded neo4j-io-5.26.0.jar (2 so far, 13 MB)",
+    ]

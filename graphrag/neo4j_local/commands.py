@@ -7,6 +7,7 @@ Failures the user can fix (no Java, port taken, Maven unreachable...) arrive as
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
@@ -82,15 +83,16 @@ def neo4j() -> None:
 def start(as_json: bool) -> None:
     """Start the server and return once Bolt and Browser answer; a no-op if it already runs.
 
-    The first start downloads about 140 MB of jars with Maven and sets the password
-    from NEO4J_PASSWORD; later starts take seconds. Waits up to 120 s for both.
+    The first start downloads about 140 MB of jars with Maven (what it fetches is shown on
+    stderr as it goes) and sets the password from NEO4J_PASSWORD; later starts take seconds.
+    Waits up to 120 s for both.
 
     \b
     Example:
         graphrag neo4j start
         GRAPHRAG_HOME=/srv/graphrag graphrag neo4j start --json
     """
-    outcome = process.start(Settings())
+    outcome = process.start(Settings(), progress=_fetch_progress())
     if outcome.action == "already_running":
         text = f"Neo4j is already running (pid {outcome.pid}): {outcome.status.bolt}, {outcome.status.browser}"
     else:
@@ -101,6 +103,21 @@ def start(as_json: bool) -> None:
             f"  Log:     {outcome.status.log}"
         )
     _emit_outcome(outcome, as_json, text)
+
+
+def _fetch_progress() -> Callable[[str, bool], None]:
+    """What the first start fetches, on stderr (stdout keeps the outcome, JSON with --json): on a terminal one
+    line rewritten per file; elsewhere (a log, CI) only the lines that stay."""
+    terminal = sys.stderr.isatty()
+
+    def show(line: str, transient: bool) -> None:
+        if transient and terminal:
+            width = shutil.get_terminal_size().columns - 1
+            click.echo(f"\r\x1b[K  {line}"[: width + 4], err=True, nl=False)
+        elif not transient:
+            click.echo(("\r\x1b[K" if terminal else "") + line, err=True)
+
+    return show
 
 
 @neo4j.command()

@@ -11,6 +11,9 @@ import os
 import re
 import shutil
 import subprocess
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +24,12 @@ STAMP = ".graphrag-pom.sha256"
 MIN_JAVA = 17
 MAVEN_TIMEOUT_S = 900
 PAGECACHE = "512m"
+# What the first start is doing, as it goes: (line, transient); a transient line is replaced by the next one.
+Progress = Callable[[str, bool], None]
+# Maven's batch-mode lines for a file fetched from a repository and a jar copied into lib/.
+_DOWNLOADED = re.compile(r"Downloaded from [^:]+: \S*/([^/\s]+) \(([\d.]+) (B|kB|KB|MB|GB)")
+_COPYING = re.compile(r"Copying (\S+\.jar) to ")
+_UNITS = {"B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9}
 
 
 @dataclass(frozen=True)
@@ -120,10 +129,15 @@ def jars_ready(layout: Layout) -> bool:
     return stamp.is_file() and stamp.read_text(encoding="utf-8").strip() == _pom_digest()
 
 
-def ensure_jars(layout: Layout) -> bool:
+def silent(line: str, transient: bool) -> None:
+    return None
+
+
+def ensure_jars(layout: Layout, progress: Progress = silent) -> bool:
     """Copy the runtime closure of pom.xml into lib/ unless already there; True if Maven ran.
 
-    Resolves into ``lib.partial`` and renames, so an interrupted download never looks complete.
+    Resolves into ``lib.partial`` and renames, so an interrupted download never looks complete. Maven takes
+    minutes the first time, so ``progress`` hears what it fetches and copies.
     """
     if jars_ready(layout):
         return False
@@ -139,22 +153,16 @@ def ensure_jars(layout: Layout) -> bool:
     pom = layout.home / "pom.xml"  # a copy, so Maven never writes next to an installed package
     shutil.copyfile(POM, pom)
     command = [
-        mvn, "-B", "-q", "-Dstyle.color=never", "-f", str(pom), "dependency:copy-dependencies",
+        mvn, "-B", "-Dstyle.color=never", "-f", str(pom), "dependency:copy-dependencies",
         "-DincludeScope=runtime", f"-DoutputDirectory={partial}",
     ]  # fmt: skip
-    with layout.maven_log.open("w", encoding="utf-8") as log:
-        log.write("$ " + " ".join(command) + "\n")
-        log.flush()
-        try:
-            result = subprocess.run(
-                command, stdout=log, stderr=subprocess.STDOUT, cwd=layout.home,
-                timeout=MAVEN_TIMEOUT_S, check=False,
-            )  # fmt: skip
-        except subprocess.TimeoutExpired as exc:
-            raise StoreUnavailable(
-                f"Maven took over {MAVEN_TIMEOUT_S} s to fetch the Neo4j jars; see {layout.maven_log}"
-            ) from exc
-    if result.returncode != 0 or not any(partial.glob("neo4j-server-*.jar")):
+    progress(
+        f"fetching the Neo4j {neo4j_version()} jars with Maven into {layout.lib} (first start only: about 140 MB,"
+        f" a few minutes; later starts reuse them); log: {layout.maven_log}",
+        False,
+    )
+    returncode = _run_maven(command, layout, progress)
+    if returncode != 0 or not any(partial.glob("neo4j-server-*.jar")):
         raise StoreUnavailable(
             f"Maven could not fetch the Neo4j jars (is Maven Central reachable?): {_first_error(layout)};"
             f" full log: {layout.maven_log}"
@@ -166,7 +174,76 @@ def ensure_jars(layout: Layout) -> bool:
         layout.lib.rename(old)
     partial.rename(layout.lib)
     shutil.rmtree(old, ignore_errors=True)
+    progress(f"the Neo4j jars are in {layout.lib} ({_jar_count(layout)} jars)", False)
     return True
+
+
+def _jar_count(layout: Layout) -> int:
+    return sum(1 for _ in layout.lib.glob("*.jar"))
+
+
+class MavenWatch:
+    """What Maven is doing, from its output lines and the jars already copied, told to ``progress`` on each
+    file fetched and once a second (resolving ~200 jars from ~/.m2 prints nothing for half a minute)."""
+
+    def __init__(self, progress: Progress, partial: Path) -> None:
+        self._progress = progress
+        self._partial = partial
+        self._began = time.monotonic()
+        self._doing = "starting Maven"
+        self._fetched = 0
+        self._fetched_bytes = 0.0
+        self._lock = threading.Lock()
+        self.done = threading.Event()
+
+    def line(self, line: str) -> None:
+        if downloaded := _DOWNLOADED.search(line):
+            self._fetched += 1
+            self._fetched_bytes += float(downloaded.group(2)) * _UNITS[downloaded.group(3)]
+            so_far = f"{self._fetched} so far, {self._fetched_bytes / 1e6:.0f} MB"
+            self._doing = f"downloaded {downloaded.group(1)} ({so_far})"
+            self.tell()
+        elif "maven-dependency-plugin" in line:
+            self._doing = "resolving the jars Neo4j needs"
+
+    def tell(self) -> None:
+        copied = sum(1 for _ in self._partial.glob("*.jar")) if self._partial.is_dir() else 0
+        doing = f"copied {copied} jars" if copied else self._doing
+        with self._lock:
+            self._progress(f"{doing} ({time.monotonic() - self._began:.0f} s)", True)
+
+    def tick(self) -> None:
+        while not self.done.wait(1.0):
+            self.tell()
+
+
+def _run_maven(command: list[str], layout: Layout, progress: Progress) -> int:
+    """Run Maven with its output in maven.log, telling ``progress`` what it does; killed after ``MAVEN_TIMEOUT_S``."""
+    watch = MavenWatch(progress, layout.home / "lib.partial")
+    with layout.maven_log.open("w", encoding="utf-8") as log:
+        log.write("$ " + " ".join(command) + "\n")
+        log.flush()
+        maven = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=layout.home,
+            text=True, errors="replace", bufsize=1,
+        )  # fmt: skip
+        timer = threading.Timer(MAVEN_TIMEOUT_S, maven.kill)
+        timer.start()
+        ticker = threading.Thread(target=watch.tick, daemon=True)
+        ticker.start()
+        try:
+            for line in maven.stdout or ():
+                log.write(line)
+                watch.line(line)
+            returncode = maven.wait()
+        finally:
+            watch.done.set()
+            ticker.join()
+            timed_out = not timer.is_alive()
+            timer.cancel()
+    if timed_out:
+        raise StoreUnavailable(f"Maven took over {MAVEN_TIMEOUT_S} s to fetch the Neo4j jars; see {layout.maven_log}")
+    return returncode
 
 
 def _first_error(layout: Layout) -> str:

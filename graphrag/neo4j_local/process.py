@@ -147,8 +147,9 @@ def _start_lock(layout: dist.Layout) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def start(settings: Settings, timeout: float = START_TIMEOUT_S) -> Outcome:
-    """Start the server unless it runs already; return once Bolt answers ``RETURN 1`` and Browser's origin answers."""
+def start(settings: Settings, timeout: float = START_TIMEOUT_S, progress: dist.Progress = dist.silent) -> Outcome:
+    """Start the server unless it runs already; return once Bolt answers ``RETURN 1`` and Browser's origin answers.
+    ``progress`` hears what the first start fetches (minutes)."""
     began = time.monotonic()
     layout = layout_of(settings)
     port = probe.bolt_port(settings.neo4j_uri)
@@ -166,7 +167,7 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S) -> Outcome:
                 )
         if probe.store_locked(layout.store_lock):
             raise StoreUnavailable(f"the data folder {layout.data} is locked by another Neo4j server; stop it first")
-        downloaded = dist.ensure_jars(layout)
+        downloaded = dist.ensure_jars(layout, progress)
         browser.ensure_bundle(layout)
         dist.write_config(
             layout, port, settings.neo4j_http_port, browser.config_lines(layout, settings.neo4j_http_port)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from graphrag.errors import NotFound, echo, name_list
-from graphrag.names import fold
+from graphrag.names import nearest_names
 from graphrag.stores.graph import GraphStore
 
 
@@ -19,13 +18,7 @@ class Suggestions:
 
     def not_found(self, unknown: str) -> NotFound:
         rows = self._graph.read("graph_known_ids", hidden=self._hidden)
-        wanted = fold(unknown)
-        by_text: dict[str, str] = {}
-        for row in rows:
-            by_text.setdefault(fold(row["id"]), row["id"])
-            by_text.setdefault(fold(str(row["title"])), row["id"])
-        containing = [i for text, i in by_text.items() if wanted in text]
-        close = [by_text[t] for t in difflib.get_close_matches(wanted, list(by_text), n=5, cutoff=0.5)]
-        nearest = list(dict.fromkeys(close + containing))[:5]
+        spellings = [(row["id"], row["id"]) for row in rows] + [(str(row["title"]), row["id"]) for row in rows]
+        nearest = nearest_names(unknown, spellings)
         hint = f"; nearest known ids: {name_list(nearest)}" if nearest else "; no similar id is known"
         return NotFound(f"no entity has the id {echo(unknown)!r}{hint}")

@@ -6,6 +6,7 @@ these tests are skipped (the default suite runs on the project's own fixtures).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,9 @@ import pytest
 import yaml
 
 from graphrag.stores.graph import GraphStore
+from ingest.commands import DANGLING_SHOWN
 from ingest.pipeline import check
+from tests.ingest.test_cli import graphrag
 from tests.ingest.test_ingest_stores import count
 
 BROKEN = {
@@ -66,3 +69,33 @@ def test_real_pack_ingests_all_but_the_three_broken_files(run_ingest, pack: Path
     assert (again.added, again.updated, again.removed, again.embedded) == ([], [], [], 0)
     assert {f"{p.path}:{p.line}" for p in again.errors} == BROKEN
     assert count(graph, "MATCH (e:Entity {pack: 'personal-development'}) WHERE e.revision > 1 RETURN count(e)") == 0
+
+
+def test_real_pack_messages_say_how_to_fix_and_the_terminal_report_stays_short(pack: Path) -> None:
+    report = check([pack])
+    text = graphrag("check", str(pack)).stdout.splitlines()
+    github = graphrag("check", "--format", "github", str(pack)).stdout.splitlines()
+    as_json = json.loads(graphrag("check", "--json", str(pack)).stdout)
+
+    for error in report.errors:  # the three values written «…: …»
+        assert 'quote the whole value, as in name_ru: "«' in error.message, error.message
+    # errors come right after the pack's two lines, and hundreds of dangling links take two lines in all
+    assert [line.split(": error")[0] for line in text[2:5]] == sorted(BROKEN)
+    assert len(text) < 2 + len(report.errors) + len(report.warnings) + DANGLING_SHOWN + 3
+    assert f"dangling: {len(report.dangling) - DANGLING_SHOWN} more links to ids no file defines" in text[-2]
+    assert len(report.dangling) == len(as_json["dangling"]) == len([g for g in github if g.startswith("::notice")])
+    assert len(report.dangling) == 361
+
+
+def test_real_pack_kind_written_two_ways_names_the_usual_one(pack: Path) -> None:
+    warnings = [p for p in check([pack]).warnings if p.field == "kind"]
+
+    assert sorted(f"{p.path}:{p.line}" for p in warnings) == [
+        "03-methods/PD.METHOD.030-anchored-quality-scale.md:4",
+        "03-methods/PD.METHOD.031-form-slices-node-tree.md:4",
+        "03-methods/PD.METHOD.059-skill-pipeline-four-nodes.md:7",
+    ]
+    assert {p.message for p in warnings} == {
+        "kind 'Method' is written 'method' in 29 other files of the pack (one label, :Method, counted as two "
+        "kinds); write 'method'"
+    }

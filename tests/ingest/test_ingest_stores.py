@@ -107,7 +107,8 @@ def test_broken_yaml_keeps_previous_version(run_ingest, pack_copy: Path, graph: 
 
     assert report.exit_code == 1
     assert [p.render() for p in report.errors] == [
-        "bodies/moon.md:3: error [kind]: invalid YAML: mapping values are not allowed in this context"
+        "bodies/moon.md:3: error [kind]: invalid YAML: mapping values are not allowed in this context; the value "
+        "holds ': ', which YAML reads as a new key: quote the whole value, as in kind: \"body: broken\""
     ]
     assert report.removed == []
     records, _, _ = graph._driver.execute_query("MATCH (e:Entity {id: 'SM.BODY.MOON'}) RETURN e.kind AS k")

@@ -148,7 +148,8 @@ def test_duplicate_keys_are_reported_with_their_line() -> None:
     [
         (
             "---\nid: X\nname_ru: «a: b»\n---\n",
-            "notes/a.md:3: error [name_ru]: invalid YAML: mapping values are not allowed in this context",
+            "notes/a.md:3: error [name_ru]: invalid YAML: mapping values are not allowed in this context; the value "
+            "holds ': ', which YAML reads as a new key: quote the whole value, as in name_ru: \"«a: b»\"",
         ),
         ("---\n- a\n- b\n---\n", "notes/a.md:2: error: frontmatter must be a mapping of keys, found a list"),
         ("---\njust text\n---\n", "notes/a.md:2: error: frontmatter must be a mapping of keys, found a str"),
