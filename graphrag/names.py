@@ -117,6 +117,23 @@ def kind_label(kind: str) -> str:
     return "Kind" + label if label[0].isdigit() else label
 
 
+_KIND_SEPARATORS = re.compile(r"[\s\-_.]+")
+_SIBILANT_PLURAL = re.compile(r"(s|x|z|ch|sh)es$")
+
+
+def kind_key(kind: str) -> str:
+    """How a kind filter is compared when not given exactly: any case, ``-``/space/``_`` alike, and an English
+    plural read as its singular (``Missions``, ``launch-vehicles`` -> ``mission``, ``launch_vehicle``)."""
+    key = _KIND_SEPARATORS.sub("_", fold(kind).strip())
+    if key.endswith("ies") and len(key) > 4:
+        return key[:-3] + "y"
+    if _SIBILANT_PLURAL.search(key):
+        return key[:-2]
+    if key.endswith("s") and not key.endswith(("ss", "us", "is")):
+        return key[:-1]
+    return key
+
+
 def query_words(query: str) -> list[str]:
     """The distinct content words of a query, in order (see ``word_sequence``)."""
     return list(dict.fromkeys(word_sequence(query)))
