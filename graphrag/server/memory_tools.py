@@ -48,9 +48,8 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         ] = None,
         exclude_stale: Annotated[bool, Field(description="Leave out records whose status is stale.")] = False,
     ) -> SearchResponse:
-        """Searches saved memory records (what save_memory saved), not the packs: for the packs use pack_context
-        or pack_search. Records matching the query, with provenance, status and graph relations; reads only.
-        Records that do not fit the response budget even with shortened texts are counted in `omitted`."""
+        """Searches saved memory records, not the packs (for those: pack_context, pack_search). Records matching
+        the query, with provenance, status and graph relations; those past the response budget count in `omitted`."""
         with tool_errors():
             found = services(ctx)
             project = current_caller().project

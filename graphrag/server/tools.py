@@ -46,15 +46,15 @@ def pack_search(
     mode: Annotated[
         Mode,
         Field(
-            description="hybrid: named entities, words, meaning and the typed links around them, fused; "
-            "vector: meaning of the summary only; text: words of title, aliases, summary and body only."
+            description="hybrid: names, words, meaning and the typed links around them, fused; "
+            "vector: the summary's meaning only; text: words of title, aliases, summary and body only."
         ),
     ] = "hybrid",
     *,
     ctx: Context,
 ) -> SearchResult:
-    """Entities for a query, best first, each saying why (matched: linked, text, vector, graph; via: the path).
-    Hits that do not fit the response budget even with shortened summaries are counted in `omitted`."""
+    """Entities for a query, best first, each saying why (matched; via: the typed path from a named entity).
+    Hits past the response budget are counted in `omitted`."""
     found = services(ctx)
     view = caller_view(found)
     packs, kinds = Catalog(found.graph, found.relations, view.hidden).filters(packs, kinds)
@@ -191,8 +191,8 @@ def pack_get(
 
 @coded
 def pack_catalog(*, ctx: Context) -> CatalogResult:
-    """What the packs hold, with counts: each pack's kinds, and the relation names (and declared inverses) that
-    pack_graph follows. The names the packs, kinds and relations filters take."""
+    """The packs and their kinds, and the relations (and declared inverses) pack_graph follows, with counts:
+    the names the filters take."""
     return catalog_of(services(ctx))
 
 
