@@ -80,6 +80,9 @@ async def example(run_ingest, client_for) -> AsyncIterator[Client[Any]]:  # type
         yield client
 
 
+TEAM_TOOLS = {"github_connect", "connect_source", "reindex_source", "disconnect_source", "get_document", "put_document"}
+
+
 def team_settings(settings: Settings, tokens_file: Path) -> Settings:
     """Settings under which the team source tools are served (over HTTP): a GitHub App (here one whose API
     is nowhere: these tests never reach it) and a tokens file."""

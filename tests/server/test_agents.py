@@ -14,10 +14,9 @@ from mcp.types import ListToolsResult
 
 import graphrag
 from graphrag.server.app import create_server
-from tests.server.conftest import team_settings, write_entity
+from tests.server.conftest import TEAM_TOOLS, team_settings, write_entity
 
 TOOLS_LIST_BYTES = 12_000  # issue 19: the tool list, compact JSON, on a default install
-TEAM_TOOLS = {"github_connect", "connect_source", "reindex_source", "disconnect_source", "get_document", "put_document"}
 
 
 async def error(client: Client[Any], tool: str, **arguments: Any) -> str:
