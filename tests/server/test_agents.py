@@ -128,13 +128,13 @@ async def test_memory_filters_name_the_known_workspaces_and_scopes(example: Clie
     assert [record["scope"] for record in found["result"]] == ["shared"]
 
 
-async def test_ids_resolve_in_any_case_when_one_entity_fits(tmp_path: Path, run_ingest, client_for) -> None:  # type: ignore[no-untyped-def]
+async def test_ids_and_kinds_in_another_case_resolve_when_one_fits(tmp_path: Path, run_ingest, client_for) -> None:  # type: ignore[no-untyped-def]
     root = tmp_path / "cases"
     root.mkdir()
     (root / "upper").mkdir()
     write_entity(root, "C.ONE", title="One", kind="note")
     write_entity(root, "C.Two", title="Two", kind="note")
-    write_entity(root / "upper", "C.TWO", title="TWO", kind="note")
+    write_entity(root / "upper", "C.TWO", title="TWO", kind="Note")
     run_ingest(root)
     async with client_for() as client:
         assert (await structured(client, "pack_get", id="c.one"))["id"] == "C.ONE"
@@ -145,3 +145,7 @@ async def test_ids_resolve_in_any_case_when_one_entity_fits(tmp_path: Path, run_
         message = await error(client, "pack_get", id="c.two")
         assert message == "invalid_argument: the id 'c.two' is ambiguous in case: it may be C.TWO, C.Two"
         assert (await error(client, "pack_get", id="C.THREE")).startswith("not_found: no entity has the id 'C.THREE'")
+        message = await error(client, "pack_search", query="two", kinds=["NOTES"])  # kinds apart only by case
+        assert message == "invalid_argument: kind 'NOTES' is ambiguous: it may be Note, note; give one"
+        found = await structured(client, "pack_search", query="two", kinds=["Note"])
+        assert [hit["id"] for hit in found["results"]] == ["C.TWO"]
