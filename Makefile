@@ -45,9 +45,12 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-## What only the tests need from the system: PostgreSQL, and Debian's chromium and chromium-driver.
+## What only the tests need: PostgreSQL, Debian's chromium and chromium-driver, Node.js with npm, and the official
+## MCP Inspector (npm, pinned by tests/inspector/package-lock.json) that tests/server/test_inspector.py drives.
 test-deps:
 	bash scripts/system-deps.sh test
+	[ tests/inspector/node_modules/.package-lock.json -nt tests/inspector/package-lock.json ] || \
+		npm ci --prefix tests/inspector --no-audit --no-fund --loglevel=error
 
 ## Lint, then the whole suite against a Neo4j and a PostgreSQL of its own (started here, stopped afterwards).
 test: lint test-deps

@@ -106,7 +106,7 @@ async def run(pack: Path, calls: int, work: Path) -> None:
     with GraphStore.connect(settings) as graph:
         ingest([local], settings, embedder=embedder, graph=graph)
         async with (
-            served_over_http(create_server(settings, embedder=embedder)) as url,
+            served_over_http(create_server(settings, embedder=embedder, transport="http")) as url,
             Client(f"{url}/mcp", auth="member-bench-token-01") as member,
         ):
             baseline = await searches(member, queries)
@@ -116,7 +116,9 @@ async def run(pack: Path, calls: int, work: Path) -> None:
         graph.run_auto_commit("bench_cleanup", pack="bench-local", prefix="bench-local:")
     try:
         async with contextlib.AsyncExitStack() as stack:
-            url = await stack.enter_async_context(served_over_http(create_server(settings, embedder=embedder)))
+            url = await stack.enter_async_context(
+                served_over_http(create_server(settings, embedder=embedder, transport="http"))
+            )
             member, outsider = [
                 await stack.enter_async_context(Client(f"{url}/mcp", auth=f"{a}-bench-token-01")) for a in ACCOUNTS
             ]

@@ -75,10 +75,14 @@ _DIGITS = re.compile(r"\d+")
 
 
 def nearest_names(
-    unknown: str, spellings: Iterable[tuple[str, str]], limit: int = NEAREST_SHOWN, typos_only: bool = False
+    unknown: str,
+    spellings: Iterable[tuple[str, str]],
+    limit: int = NEAREST_SHOWN,
+    typos_only: bool = False,
+    always: bool = False,
 ) -> list[str]:
     """The known names nearest to an unknown one, nearest first (``NearestNames`` for one question)."""
-    return NearestNames(spellings).of(unknown, limit, typos_only)
+    return NearestNames(spellings).of(unknown, limit, typos_only, always)
 
 
 class NearestNames:
@@ -89,7 +93,9 @@ class NearestNames:
     that contain the unknown one (a fragment: ``apollo``). ``typos_only`` is for a name that may be unknown
     on purpose (a link to an entity not written yet, a relation a pack has not declared): only a spelling
     this close and with the same numbers is offered (``PD.FORM.093`` is another entity than ``PD.FORM.039``,
-    not a typo of it). Built once for many questions (every dangling link of a run), it folds each spelling once.
+    not a typo of it). ``always`` is for a short closed list (packs, kinds, relations, workspaces): the nearest
+    are offered however far, ranked the same way. Built once for many questions (every dangling link of a run),
+    it folds each spelling once.
     """
 
     def __init__(self, spellings: Iterable[tuple[str, str]]) -> None:
@@ -100,13 +106,14 @@ class NearestNames:
         for text in self._by_text:
             self._by_digits.setdefault(tuple(_DIGITS.findall(text)), []).append(text)
 
-    def of(self, unknown: str, limit: int = NEAREST_SHOWN, typos_only: bool = False) -> list[str]:
+    def of(self, unknown: str, limit: int = NEAREST_SHOWN, typos_only: bool = False, always: bool = False) -> list[str]:
         wanted = fold(unknown)
         if typos_only:
             candidates = self._by_digits.get(tuple(_DIGITS.findall(wanted)), [])
             close = difflib.get_close_matches(wanted, candidates, n=limit, cutoff=_TYPO_CUTOFF)
             return list(dict.fromkeys(self._by_text[t] for t in close))[:limit]
-        close = difflib.get_close_matches(wanted, list(self._by_text), n=limit, cutoff=_NEAREST_CUTOFF)
+        cutoff = 0.0 if always else _NEAREST_CUTOFF
+        close = difflib.get_close_matches(wanted, list(self._by_text), n=limit, cutoff=cutoff)
         containing = [text for text in self._by_text if wanted and wanted in text]
         return list(dict.fromkeys(self._by_text[t] for t in close + containing))[:limit]
 
@@ -161,6 +168,23 @@ def kind_label(kind: str) -> str:
     parts = [p for p in re.split(r"[^\w]+|_", _CAMEL_BOUNDARY.sub("_", kind)) if p]
     label = "".join(p[:1].upper() + p[1:] for p in parts) or "Entity"
     return "Kind" + label if label[0].isdigit() else label
+
+
+_KIND_SEPARATORS = re.compile(r"[\s\-_.]+")
+_SIBILANT_PLURAL = re.compile(r"(s|x|z|ch|sh)es$")
+
+
+def kind_key(kind: str) -> str:
+    """How a kind filter is compared when not given exactly: any case, ``-``/space/``_`` alike, and an English
+    plural read as its singular (``Missions``, ``launch-vehicles`` -> ``mission``, ``launch_vehicle``)."""
+    key = _KIND_SEPARATORS.sub("_", fold(kind).strip())
+    if key.endswith("ies") and len(key) > 4:
+        return key[:-3] + "y"
+    if _SIBILANT_PLURAL.search(key):
+        return key[:-2]
+    if key.endswith("s") and not key.endswith(("ss", "us", "is")):
+        return key[:-1]
+    return key
 
 
 def query_words(query: str) -> list[str]:

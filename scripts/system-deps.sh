@@ -3,8 +3,8 @@
 # is missing: Java 17+ and Maven (for the local Neo4j server), Python 3.11+ with venv, and Graphviz
 # (`graphrag report` and `graphrag schema` draw with it). With the argument `test`, also what only the
 # tests need: PostgreSQL 15+ (the observations journal's disposable test cluster, scripts/test-postgres.sh;
-# the service itself needs none) and Debian's chromium and chromium-driver (pages checked in a real
-# headless browser).
+# the service itself needs none), Debian's chromium and chromium-driver (pages checked in a real
+# headless browser), and Node.js with npm (the official MCP Inspector's CLI is driven in the tests).
 set -euo pipefail
 
 need=()
@@ -18,6 +18,8 @@ if [ "${1:-}" = test ]; then
   [ "$(pg_major)" -ge 15 ] 2>/dev/null || need+=(postgresql)
   [ -x /usr/bin/chromium ] || need+=(chromium)
   [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
+  command -v node >/dev/null || need+=(nodejs)
+  command -v npm >/dev/null || need+=(npm)
 fi
 ((${#need[@]})) || exit 0
 

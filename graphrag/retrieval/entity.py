@@ -41,11 +41,12 @@ class EntityReader:
 
     def read(self, entity_id: str, offset: int, length: int) -> EntityWindow:
         """The body window is ``length`` code points from ``offset`` (code points never split a character)."""
-        rows = self._graph.read(
-            "get_entity", id=entity_id, offset=offset, length=length, preview=PREVIEW_CHARS, hidden=self._hidden
-        )
-        if not rows:
-            raise Suggestions(self._graph, self._hidden).not_found(entity_id)
+        rows = self._rows(entity_id, offset, length)
+        if not rows:  # another case of a known id (``sm.mission.apollo11``) reads that entity
+            resolved = Suggestions(self._graph, self._hidden).resolve(entity_id)
+            rows = self._rows(resolved, offset, length) if resolved != entity_id else []
+            if not rows:
+                raise Suggestions(self._graph, self._hidden).not_found(entity_id)
         row = rows[0]
         stored = {key: _plain(value) for key, value in row["properties"].items()}
         links = [{**link, "relation": relation_of_type(link["relation"])} for link in row["links"]]
@@ -64,6 +65,11 @@ class EntityReader:
             incoming=[LinkPreview(**_preview(link)) for link in links if not link["outgoing"]],
         )
         return EntityWindow(page=page, body=row["body"], body_length=row["body_length"])
+
+    def _rows(self, entity_id: str, offset: int, length: int) -> list[dict[str, Any]]:
+        return self._graph.read(
+            "get_entity", id=entity_id, offset=offset, length=length, preview=PREVIEW_CHARS, hidden=self._hidden
+        )
 
 
 def _preview(link: dict[str, Any]) -> dict[str, Any]:

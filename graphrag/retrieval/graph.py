@@ -193,10 +193,11 @@ class PackGraph:
             if len(path) > MAX_DEPTH:
                 raise InvalidArgument(f"path has {len(path)} relations; at most {MAX_DEPTH}")
             steps = [self._vocabulary.resolve(name) for name in path]
-            if not self._graph.read("graph_nodes", ids=[entity_id], hidden=self._hidden):
-                raise self._suggestions.not_found(entity_id)
-            if to is not None and not self._graph.read("graph_nodes", ids=[to], hidden=self._hidden):
-                raise self._suggestions.not_found(to)
+        if relations is not None and not relations:
+            raise InvalidArgument("relations is empty: leave it out to follow every relation")
+        entity_id = self._existing(entity_id)
+        to = self._existing(to) if to is not None else None
+        if path is not None:
             return RelationPath(self._graph, self._hidden).follow(entity_id, steps, limit, to)
         chosen = [self._vocabulary.resolve(name) for name in relations] if relations is not None else None
         walk = Walk.of(chosen if chosen is not None else [Step(t, True) for t in self._vocabulary.types()], direction)
@@ -207,6 +208,12 @@ class PackGraph:
             shortest = ShortestPaths(self._graph, self._suggestions, self._hidden)
             result.paths = shortest.between(entity_id, to, depth, walk, limit)
         return result
+
+    def _existing(self, entity_id: str) -> str:
+        """``entity_id``, or the one entity it names in another case (else ``not_found`` with the nearest)."""
+        if self._graph.read("graph_nodes", ids=[entity_id], hidden=self._hidden):
+            return entity_id
+        return self._suggestions.resolve(entity_id)
 
 
 def _edge(row: dict[str, Any]) -> GraphEdge:

@@ -12,8 +12,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-from graphrag.errors import InvalidArgument, echo, name_list
+from graphrag.errors import InvalidArgument, echo
 from graphrag.names import normalise_relation, relation_of_type
+from graphrag.nearest import hint
 from graphrag.stores.graph import GraphStore
 
 
@@ -58,7 +59,8 @@ class RelationVocabulary:
         backwards = name.startswith("^")
         step = self._names.get(normalise_relation(name.removeprefix("^")) or "")
         if step is None:
-            raise InvalidArgument(f"unknown relation {echo(name)!r}; known relations: {name_list(sorted(self._names))}")
+            known = hint(name.removeprefix("^"), self._names, "relations", "pack_catalog")
+            raise InvalidArgument(f"unknown relation {echo(name)!r}; {known}")
         return Step(step.type, step.forward != backwards)
 
     def _refresh(self) -> None:

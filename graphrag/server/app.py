@@ -6,13 +6,14 @@ import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 from fastmcp import FastMCP
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+import graphrag
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
 from graphrag.memory.schema import ensure_memory_schema
@@ -34,18 +35,21 @@ from graphrag.server.tools import register_pack_tools
 from graphrag.server.webhook import Webhook
 from graphrag.stores.graph import GraphStore
 
-INSTRUCTIONS = """Knowledge packs as a typed graph. pack_context answers a multi-hop question in one call
-(entities, connecting paths, citable passages); pack_search finds entities by name, words and meaning;
-pack_graph follows typed links (neighbourhood, shortest paths with `to`, relation chains with `path`);
-pack_get reads one entity whole (large bodies and many links in pages with cursor='start').
-Resources: pack://{id} is an entity as markdown. Prompt: multi_hop_answer guides an answer through these tools.
-search finds saved memory records (with provenance, freshness status and graph_relations); save_memory
-saves one; validate_memory checks all records of one source against its current hash.
-Team sources (packs github:owner/repo in GitHub repositories, over HTTP): github_connect, then connect_source;
-they are seen only while GitHub lets you read them. get_document reads a file live (pages with cursor='start'),
-put_document writes it over the sha you read.
+INSTRUCTIONS = """Knowledge packs as a typed graph. For a question, call pack_context first: it answers a multi-hop
+question in one call (entities, connecting paths, citable passages). pack_search finds entities by name, words
+and meaning; pack_graph follows typed links (neighbourhood, shortest paths with `to`, relation chains with
+`path`); pack_get reads one entity whole (large ones in pages with cursor='start'); pack_catalog lists the packs,
+their kinds and relation names with counts. Resources: packs://catalog (the same), pack://{id} (an entity as
+markdown). Prompt: multi_hop_answer guides an answer through these tools.
+search finds saved memory records, not packs (with provenance, freshness status and graph_relations);
+save_memory saves one; validate_memory checks all records of one source against its current hash.
 Errors start with a stable code: not_found, invalid_argument, forbidden, workspace_inactive, rate_limited,
-response_too_large, document_changed, conflict, unavailable, internal."""
+response_too_large, document_changed, conflict, unavailable, internal; an unknown name lists the nearest ones."""
+TEAM_INSTRUCTIONS = """
+Team sources (packs github:owner/repo in GitHub repositories): github_connect, then connect_source; they are
+seen only while GitHub lets you read them. get_document reads a file live (pages with cursor='start'),
+put_document writes it over the sha you read."""
+Transport = Literal["stdio", "http"]
 QUERY_RETRY_SECONDS = 3  # a call waits this long for a lost Neo4j before it answers `unavailable`
 HEALTH_SECONDS = 1.5  # /health answers within this (load balancers time out at 2 s and more)
 log = logging.getLogger(__name__)
@@ -126,10 +130,15 @@ class StoreLifespan:
 
 
 def create_server(
-    settings: Settings, *, embedder: Embedder | None = None, background: Background | None = None
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    background: Background | None = None,
+    transport: Transport = "stdio",
 ) -> FastMCP:
     """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model;
     ``background`` runs beside it with the open stores (``graphrag serve --watch`` ingests there).
+    The team source tools are there only where a caller can use them (``team_sources_served``).
 
     A tokens file that cannot be used, an observations journal configured by halves, or a search
     configuration that does not validate raises ``invalid_argument`` here, before anything is served.
@@ -141,9 +150,11 @@ def create_server(
     observations = ObservationRuntime(policy, dsn.get_secret_value()) if policy and dsn else None
     stores = StoreLifespan(settings, embedder, background, observations, search)
     hook = [ObservationHook(observations)] if observations else []
+    teams = team_sources_served(settings, transport)
     mcp = FastMCP(
         "graphrag",
-        instructions=INSTRUCTIONS,
+        instructions=INSTRUCTIONS + (TEAM_INSTRUCTIONS if teams else ""),
+        version=graphrag.__version__,
         lifespan=stores,
         mask_error_details=True,
         auth=access.auth,
@@ -151,7 +162,8 @@ def create_server(
     )
     register_pack_tools(mcp)
     register_memory_tools(mcp)
-    register_team_tools(mcp)
+    if teams:
+        register_team_tools(mcp)
     register_resources(mcp)
     register_prompts(mcp)
     if observations is not None:
@@ -161,3 +173,13 @@ def create_server(
     webhook = Webhook(secret.get_secret_value() if secret else None, lambda: stores.services)
     mcp.custom_route("/github/webhook", methods=["POST"])(webhook.receive)
     return mcp
+
+
+def team_sources_served(settings: Settings, transport: Transport) -> bool:
+    """Team sources need a GitHub App and a caller GitHub can be asked about: a token's account, over HTTP with a
+    tokens file. Elsewhere (stdio, HTTP without tokens or without the App) every team tool could only answer
+    ``forbidden``, so none is listed: six tool schemas in every conversation for nothing."""
+    configured = settings.github_app_id is not None and settings.github_app_private_key is not None
+    if configured and transport == "http" and settings.graphrag_tokens_file is None:
+        log.warning("team sources are off: a GitHub App is set, but no GRAPHRAG_TOKENS_FILE gives callers accounts")
+    return configured and transport == "http" and settings.graphrag_tokens_file is not None

@@ -28,6 +28,7 @@ from graphrag.server.errors import code_of
 
 R = TypeVar("R")
 RESOURCE = "pack://{id}"  # reads are logged by template: the address holds an id
+CATALOG = "packs://catalog"
 log = logging.getLogger(__name__)
 
 
@@ -42,7 +43,8 @@ class CallLog(Middleware):
         context: MiddlewareContext[ReadResourceRequestParams],
         call_next: CallNext[ReadResourceRequestParams, ResourceResult],
     ) -> ResourceResult:
-        return await _logged(RESOURCE, call_next(context))
+        fixed = str(context.message.uri) == CATALOG
+        return await _logged(CATALOG if fixed else RESOURCE, call_next(context))
 
     async def on_get_prompt(
         self,

@@ -78,9 +78,9 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
     if open_to_all:
         log.warning("serving HTTP on %s without tokens (--allow-unauthenticated): every caller is the local user", host)
     try:
-        mcp = create_server(
-            settings, background=watching(watched, settings) if watched else None
-        )  # reads the tokens file: a bad one is one line, before any store is touched
+        background = watching(watched, settings) if watched else None
+        # reads the tokens file: a bad one is one line, before any store is touched
+        mcp = create_server(settings, background=background, transport="http" if transport == "http" else "stdio")
         GraphStore.connect(settings).close()  # one clear line now, rather than a failing first call
     except GraphRagError as exc:
         _fail(str(exc))

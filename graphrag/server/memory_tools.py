@@ -20,15 +20,16 @@ from graphrag.memory.records import NewRecord, Selection, existing_ids, save, se
 from graphrag.memory.search import SearchRequest
 from graphrag.memory.search import search as run_search
 from graphrag.memory.workspace import require_workspace
+from graphrag.nearest import resolve
 from graphrag.server.access import current_caller
 from graphrag.server.budget import fit_items, fit_list
 from graphrag.server.context import services
 from graphrag.server.errors import tool_errors
-from graphrag.server.schemas import Bounded, Digest, Key, Name, Query, add_tool
+from graphrag.server.schemas import READ_ONLY, Bounded, Digest, Key, Name, Query, add_tool
 from graphrag.server.visibility import team_repositories
 
 Content = Annotated[str, Bounded(20_000)]  # a memory record's text
-READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 REBUILDS = ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False)
 
@@ -47,12 +48,16 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         ] = None,
         exclude_stale: Annotated[bool, Field(description="Leave out records whose status is stale.")] = False,
     ) -> SearchResponse:
-        """Memory records matching the query, with provenance, status and graph relations. Reads only.
-        Records that do not fit the response budget even with shortened texts are counted in `omitted`."""
+        """Searches saved memory records, not the packs (for those: pack_context, pack_search). Records matching
+        the query, with provenance, status and graph relations; those past the response budget count in `omitted`."""
         with tool_errors():
             found = services(ctx)
             project = current_caller().project
             require_workspace(found.graph, project, workspace)
+            if scope is not None:
+                rows = found.graph.read("memory_scopes", project=project, workspace=workspace)
+                scopes = [row["scope"] for row in rows]
+                scope = resolve(scope, scopes, ("scope", "scopes"), listed_by="")[0]
             readable = team_repositories(found)
             request = SearchRequest(query, workspace, scope, limit, current_source_hash, exclude_stale, readable)
             response = SearchResponse(result=run_search(found.graph, found.embedder, project, request, expander))

@@ -14,6 +14,8 @@ from typing import Annotated
 from fastmcp import Context, FastMCP
 from fastmcp.exceptions import PromptError
 from fastmcp.prompts import Message
+from fastmcp.prompts.base import PromptArgument
+from fastmcp.prompts.function_prompt import FunctionPrompt
 from pydantic import Field
 
 from graphrag.errors import InvalidArgument, ResponseTooLarge, echo
@@ -43,21 +45,30 @@ Question: {question}
    placeholders (missing: true) as linked but undefined, not as facts."""
 
 
+QUESTION = "The question, in any language."
+PACKS = "Only these packs: ids separated by commas, e.g. space-missions (leave it out for every pack)."
+
+
 def register_prompts(mcp: FastMCP) -> None:
-    mcp.prompt(
+    prompt = FunctionPrompt.from_function(
+        multi_hop_answer,
         name=NAME,
         title="Multi-hop answer from the packs",
         description="Guides an answer that needs several entities: pack_context (or pack_search), then "
         "pack_graph along typed links, then pack_get to read and cite.",
-    )(multi_hop_answer)
+    )
+    # our words only: FastMCP appends a JSON schema to the text of every argument that is not a plain str
+    prompt.arguments = [
+        PromptArgument(name="question", description=QUESTION, required=True),
+        PromptArgument(name="packs", description=PACKS, required=False),
+    ]
+    mcp.add_prompt(prompt)
 
 
 def multi_hop_answer(
-    question: Annotated[str, Field(min_length=1, description="The question, in any language.")],
+    question: Annotated[str, Field(min_length=1, description=QUESTION)],
     ctx: Context,
-    packs: Annotated[
-        str | None, Field(description="Only these packs: ids separated by commas, e.g. space-missions.")
-    ] = None,
+    packs: Annotated[str | None, Field(description=PACKS)] = None,
 ) -> list[Message]:
     with tool_errors(PromptError):
         chosen = _packs(packs)

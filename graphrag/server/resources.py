@@ -1,5 +1,6 @@
 """MCP resources: every entity as markdown at ``pack://{id}``, for clients that attach resources to a
-conversation (a desktop client's resource picker) rather than call tools.
+conversation (a desktop client's resource picker) rather than call tools, and ``packs://catalog``: what the
+packs hold (a scheme of its own, so that no entity id can hide it).
 
 One read is one answer within the response budget, like a tool's: the metadata and summary always (else
 ``response_too_large``), then as much of the body as fits, then as many links as fit, each cut said in
@@ -11,6 +12,7 @@ the text with the ``pack_get`` call that reads the rest in pages. Ids travel in 
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated
 from urllib.parse import quote
 
@@ -25,8 +27,10 @@ from graphrag.names import MAX_ID_LENGTH, is_valid_id
 from graphrag.retrieval.entity import EntityWindow
 from graphrag.retrieval.models import LinkPreview
 from graphrag.server.budget import FIELD_UNITS, clip, largest_fitting
+from graphrag.server.call_log import CATALOG
 from graphrag.server.context import services
 from graphrag.server.errors import tool_errors
+from graphrag.server.tools import catalog_of
 from graphrag.server.visibility import current_reader
 
 TEMPLATE = "pack://{id}"
@@ -44,6 +48,19 @@ def register_resources(mcp: FastMCP) -> None:
         annotations=Annotations(audience=["user", "assistant"]),
         security=None,  # ids never reach a file system; they are checked as ids below
     )(entity)
+    mcp.resource(
+        CATALOG,
+        name="catalog",
+        title="Pack catalog",
+        description="The packs, their kinds and the relation names, with counts (JSON; as the pack_catalog tool).",
+        mime_type="application/json",
+        annotations=Annotations(audience=["user", "assistant"]),
+    )(catalog)
+
+
+def catalog(ctx: Context) -> str:
+    with tool_errors(ResourceError):
+        return catalog_of(services(ctx)).model_dump_json()
 
 
 def address(entity_id: str) -> str:
@@ -99,6 +116,7 @@ class EntityMarkdown:
         return text
 
     def _head(self) -> str:
+        """The title heading, the metadata (empty values left out), and the summary unless the body holds it."""
         page = self._window.page
         lines = [f"# {page.title or page.id}", ""]
         facts = [f"id: `{page.id}`", f"kind: {page.kind}", f"pack: {page.pack}", f"path: `{page.path}`"]
@@ -108,9 +126,11 @@ class EntityMarkdown:
         if page.sha256:
             lines.append(f"- sha256: `{page.sha256}`")
         for key, value in (page.properties or {}).items():
+            if value in (None, "", [], {}):
+                continue
             shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
             lines.append(f"- {key}: {clip(shown, FIELD_UNITS)}")
-        if page.summary:  # capped like every text field of an answer (DESIGN 5)
+        if page.summary and page.summary.strip() not in self._window.body:  # capped like every text field (DESIGN 5)
             lines += ["", *(f"> {line}" for line in clip(page.summary, FIELD_UNITS).splitlines())]
         return "\n".join(lines) + "\n"
 
@@ -118,13 +138,19 @@ class EntityMarkdown:
         body, length = self._window.body, self._window.body_length
         if not length:
             return ""
-        text = f"\n## Body\n\n{body[:count]}"
+        text = f"\n## Body\n\n{body[self._repeated_heading() : count]}"
         if count < length:
             text += (
                 f"\n\n[… the body goes on for {length - count:,} more characters: "
                 f"pack_get(id={echo(self._window.page.id)!r}, cursor='start') reads it whole, in pages]"
             )
         return text + "\n"
+
+    def _repeated_heading(self) -> int:
+        """How many leading characters of the body are a heading that repeats the title this text opens with."""
+        title = self._window.page.title or self._window.page.id
+        found = re.match(rf"\s*#[ \t]+{re.escape(title)}[ \t]*\n\s*", self._window.body)
+        return found.end() if found else 0
 
     def _links_part(self, count: int) -> str:
         if not self._links:

@@ -1,11 +1,14 @@
-"""Tool registration with output schemas that clients validate quickly, and the length limit of every string
-argument (``Bounded``).
+"""Tool registration with schemas every client can use and every conversation can afford, and the length limit
+of every string argument (``Bounded``).
 
-Clients check every structured result against the tool's output schema (the MCP SDK's client does, with
-``jsonschema``), so a schema's shape is paid for on every call, per result item. Pydantic spells an
-optional field ``X | None`` as ``anyOf: [{type: X}, {type: null}]``, which a validator enters as two
-sub-schemas per value; ``type: [X, "null"]`` accepts exactly the same values in one check. For a
-100-node ``pack_graph`` answer that is about a third of the client's validation time.
+Input schemas: an optional argument is its own type (``type: array``), not pydantic's ``anyOf: [array, null]``
+with ``default: null``: clients that build arguments from the schema (the MCP Inspector's CLI turns
+``packs=["x"]`` into a list only for ``type: array``) cannot read an ``anyOf``; leaving the argument out means
+null. Output schemas are an outline: the answer's top-level fields with their JSON types (arrays with their
+items' type), no descriptions. A client learns that a tool answers structured content and its shape, while
+tools/list stays small enough to send in every conversation (docs/mcp.md says what each field means; the full
+nested schemas were 60% of a 32 KB tool list). ``type: [X, "null"]`` spells a nullable field in one check,
+which a validator enters once instead of two ``anyOf`` branches.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from pydantic_core import CoreSchema, core_schema
 
 from graphrag.names import MAX_ID_LENGTH
 
+# destructive and idempotent mean something only where a tool writes (MCP's ToolAnnotations): not sent for readers
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 # Keywords that only constrain values of their own type, so they keep their meaning beside "null".
 _TYPE_SCOPED = frozenset({"type", "items", "format"})
 _NULL = {"type": "null"}
@@ -93,9 +98,60 @@ def compact_nullables(schema: Any) -> Any:
     return out
 
 
+def plain_optionals(schema: dict[str, Any]) -> dict[str, Any]:
+    """An input schema whose optional arguments (``X | None = None``) say their own type only: the branch that
+    is not null, with the argument's description, and no ``default: null`` (left out is null)."""
+    properties = {}
+    for name, prop in schema.get("properties", {}).items():
+        branches = prop.get("anyOf")
+        if prop.get("default", 0) is None and isinstance(branches, list) and len(branches) == 2 and _NULL in branches:
+            rest = {key: value for key, value in prop.items() if key not in ("anyOf", "default")}
+            prop = {**branches[1 - branches.index(_NULL)], **rest}
+        properties[name] = prop
+    return {**schema, "properties": properties}
+
+
+def outline(schema: dict[str, Any]) -> dict[str, Any]:
+    """The output schema a client is sent: the top-level fields with their types (``_typed``), which are required,
+    and FastMCP's marker of a wrapped result; every value of the full schema fits it."""
+    defs = schema.get("$defs", {})
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": {name: _typed(prop, defs) for name, prop in schema.get("properties", {}).items()},
+    }
+    if schema.get("required"):
+        out["required"] = schema["required"]
+    return {**out, **{key: value for key, value in schema.items() if key.startswith("x-")}}
+
+
+def _typed(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """A field's JSON type (nullable as ``[X, "null"]``), and an array's items' type; anything else, any value."""
+    compact = compact_nullables(_dereferenced(prop, defs))
+    if "type" not in compact:
+        types = [branch.get("type") for branch in compact.get("anyOf", [])]
+        if not types or not all(isinstance(t, str) for t in types):
+            return {}
+        compact = {"type": types[0] if len(types) == 1 else types}
+    out: dict[str, Any] = {"type": compact["type"]}
+    items = _dereferenced(compact.get("items"), defs)
+    if isinstance(items, dict) and "type" in items:
+        out["items"] = {"type": items["type"]}
+    return out
+
+
+def _dereferenced(value: Any, defs: dict[str, Any]) -> Any:
+    """``value`` with a ``$ref`` to ``$defs`` (and those of its ``anyOf`` branches) replaced by the definition."""
+    if isinstance(value, dict) and isinstance(value.get("$ref"), str):
+        return defs.get(value["$ref"].rsplit("/", 1)[-1], {})
+    if isinstance(value, dict) and isinstance(value.get("anyOf"), list):
+        return {**value, "anyOf": [_dereferenced(branch, defs) for branch in value["anyOf"]]}
+    return value
+
+
 def add_tool(mcp: FastMCP, fn: Callable[..., Any], annotations: ToolAnnotations) -> None:
-    """Register ``fn`` as a tool whose output schema is ``compact_nullables`` of the one FastMCP derives."""
+    """Register ``fn`` as a tool with ``plain_optionals`` inputs and an ``outline`` of the output FastMCP derives."""
     tool = FunctionTool.from_function(fn, annotations=annotations)
+    tool.parameters = plain_optionals(tool.parameters)
     if tool.output_schema is not None:
-        tool.output_schema = compact_nullables(tool.output_schema)
+        tool.output_schema = outline(tool.output_schema)
     mcp.add_tool(tool)

@@ -1,8 +1,9 @@
 """The team source tools: connect GitHub and sources, index them, read and write their files live,
 disconnect them.
 
-Only an HTTP caller with a verified token has an account to connect; over stdio the local owner sees
-local packs only. Every call that touches a source asks GitHub for the caller's permission again.
+Only an HTTP caller with a verified token has an account to connect, so the tools are registered only over HTTP
+with a tokens file and a GitHub App (``app.team_sources_served``). Every call that touches a source asks GitHub
+for the caller's permission again.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def caller_account() -> str:
     """The verified HTTP account of this call; team sources are closed to everyone else."""
     account = verified_account(get_access_token())
     if account is None:
-        raise NotConnected("team sources need an authenticated HTTP caller; stdio sees local packs only")
+        raise NotConnected("team sources need a caller with a token of GRAPHRAG_TOKENS_FILE; this caller has none")
     return account
 
 

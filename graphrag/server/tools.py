@@ -5,30 +5,29 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastmcp import Context, FastMCP
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from graphrag.errors import ResponseTooLarge
 from graphrag.github.sources import View
+from graphrag.retrieval.catalog import Catalog, CatalogResult
 from graphrag.retrieval.context import PackContext
 from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
 from graphrag.retrieval.models import ContextResult, EntityPage, GraphResult, SearchResult
 from graphrag.retrieval.search import Mode, PackSearch
-from graphrag.server.budget import fit_items, fit_list, largest_fitting
+from graphrag.server.budget import fit_items, fit_list, fits, largest_fitting, wire_bytes
 from graphrag.server.context import Services, services
 from graphrag.server.errors import coded
 from graphrag.server.observing import current_observation
 from graphrag.server.paging import EntityPager, Format
-from graphrag.server.schemas import Cursor, EntityId, Name, Query, add_tool
+from graphrag.server.schemas import READ_ONLY, Cursor, EntityId, Name, Query, add_tool
 from graphrag.server.visibility import Indexed, caller_view, current_reader, stale
 
-READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 MAX_HITS = 50
 MAX_NODES = 500
 
 
 def register_pack_tools(mcp: FastMCP) -> None:
-    for tool in (pack_search, pack_context, pack_graph, pack_get):
+    for tool in (pack_context, pack_search, pack_graph, pack_get, pack_catalog):
         add_tool(mcp, tool, READ_ONLY)
 
 
@@ -40,22 +39,25 @@ def _clamp(value: int, low: int, high: int) -> int:
 def pack_search(
     query: Annotated[Query, Field(min_length=1, description="What to look for, in any language.")],
     limit: Annotated[int, Field(description="Most hits; clamped to 1..50.")] = 10,
-    packs: Annotated[list[EntityId] | None, Field(description="Only these packs (ids).")] = None,
-    kinds: Annotated[list[Name] | None, Field(description="Only these kinds, e.g. ['mission'].")] = None,
+    packs: Annotated[list[EntityId] | None, Field(description="Only these packs (ids; see pack_catalog).")] = None,
+    kinds: Annotated[
+        list[Name] | None, Field(description="Only these kinds, e.g. ['mission'] (any case, plural too).")
+    ] = None,
     mode: Annotated[
         Mode,
         Field(
-            description="hybrid: named entities, words, meaning and the typed links around them, fused; "
-            "vector: meaning of the summary only; text: words of title, aliases, summary and body only."
+            description="hybrid: names, words, meaning and the typed links around them, fused; "
+            "vector: the summary's meaning only; text: words of title, aliases, summary and body only."
         ),
     ] = "hybrid",
     *,
     ctx: Context,
 ) -> SearchResult:
-    """Entities for a query, best first, each saying why (matched: linked, text, vector, graph; via: the path).
-    Hits that do not fit the response budget even with shortened summaries are counted in `omitted`."""
+    """Entities for a query, best first, each saying why (matched; via: the typed path from a named entity).
+    Hits past the response budget are counted in `omitted`."""
     found = services(ctx)
     view = caller_view(found)
+    packs, kinds = Catalog(found.graph, found.relations, view.hidden).filters(packs, kinds)
     result = _search(found, view).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
     if view.readable:
         left_out = stale(found, view, (Indexed(h.id, h.pack, h.path, h.sha256) for h in result.results))
@@ -74,14 +76,18 @@ def pack_search(
 def pack_context(
     question: Annotated[Query, Field(min_length=1, description="The question, in any language.")],
     packs: Annotated[list[EntityId] | None, Field(description="Only entities of these packs (ids).")] = None,
-    kinds: Annotated[list[Name] | None, Field(description="Only entities of these kinds.")] = None,
+    kinds: Annotated[
+        list[Name] | None, Field(description="Only entities of these kinds (any case, plural too).")
+    ] = None,
     *,
     ctx: Context,
 ) -> ContextResult:
-    """What a multi-hop answer needs in one call: entities (named first, each with why), the typed paths
-    connecting them, and the body passages that best match the question (path, line range and sha256 to cite)."""
+    """Call this first for a question about the packs. What a multi-hop answer needs in one call: entities
+    (named first, each with why), the typed paths connecting them, and the body passages that best match the
+    question (path, line range and sha256 to cite)."""
     found = services(ctx)
     view = caller_view(found)
+    packs, kinds = Catalog(found.graph, found.relations, view.hidden).filters(packs, kinds)
     result = PackContext(found.graph, _search(found, view), found.search.context).build(question, packs, kinds)
     if view.readable:
         _leave_out_stale(found, view, result)
@@ -181,3 +187,22 @@ def pack_get(
     """The whole entity: frontmatter, body, and its links both ways with a preview of the other end."""
     found = services(ctx)
     return EntityPager(current_reader(found), found.settings.graphrag_response_budget_bytes).get(id, cursor, format)
+
+
+@coded
+def pack_catalog(*, ctx: Context) -> CatalogResult:
+    """The packs and their kinds, and the relations (and declared inverses) pack_graph follows, with counts:
+    the names the filters take."""
+    return catalog_of(services(ctx))
+
+
+def catalog_of(found: Services) -> CatalogResult:
+    """The catalog as this caller may see it (``pack_catalog``, ``packs://catalog``), within the response budget."""
+    result = Catalog(found.graph, found.relations, caller_view(found).hidden).result()
+    budget = found.settings.graphrag_response_budget_bytes
+    if not fits(result, budget):
+        raise ResponseTooLarge(
+            f"the catalog is {wire_bytes(result):,} bytes, past the response budget of {budget:,} bytes "
+            "(GRAPHRAG_RESPONSE_BUDGET_BYTES)"
+        )
+    return result

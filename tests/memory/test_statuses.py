@@ -92,7 +92,8 @@ async def test_validate_memory_errors(client: Client[Any]) -> None:
     await save(client, "something", source_id="docs/a.md")
     with pytest.raises(ToolError, match=r"^not_found: no records of source 'docs/b.md' in workspace 'default'$"):
         await client.call_tool("validate_memory", {"source_id": "docs/b.md"})
-    with pytest.raises(ToolError, match=r"^workspace_inactive: workspace 'empty' is not active$"):
+    expected = r"^workspace_inactive: workspace 'empty' is not active; nearest known workspaces: default$"
+    with pytest.raises(ToolError, match=expected):
         await client.call_tool("validate_memory", {"source_id": "docs/a.md", "workspace": "empty"})
 
 

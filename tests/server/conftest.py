@@ -11,9 +11,13 @@ from typing import Any
 
 import pytest
 import uvicorn
+import yaml
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from fastmcp import Client, FastMCP
 from fastmcp.exceptions import ToolError
 from mcp.types import CallToolResult
+from pydantic import SecretStr
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
@@ -76,6 +80,37 @@ async def example(run_ingest, client_for) -> AsyncIterator[Client[Any]]:  # type
         yield client
 
 
+TEAM_TOOLS = {"github_connect", "connect_source", "reindex_source", "disconnect_source", "get_document", "put_document"}
+
+
+def team_settings(settings: Settings, tokens_file: Path) -> Settings:
+    """Settings under which the team source tools are served (over HTTP): a GitHub App (here one whose API
+    is nowhere: these tests never reach it) and a tokens file."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    tokens_file.write_text(yaml.safe_dump(TEAM_TOKENS), encoding="utf-8")
+    return settings.model_copy(
+        update={
+            "github_api_url": "http://127.0.0.1:9",
+            "github_app_id": "1",
+            "github_app_private_key": SecretStr(pem.decode()),
+            "graphrag_tokens_file": tokens_file,
+        }
+    )
+
+
+TEAM_TOKENS = {"projects": {"acme": {"active": True}}, "tokens": [{"name": "a", "token": "a" * 20, "project": "acme"}]}
+
+
+@pytest.fixture
+async def every_tool(run_ingest, settings, embedder, tmp_path) -> AsyncIterator[Client[Any]]:  # type: ignore[no-untyped-def]
+    """The example pack, and a client of a server that lists every tool (team source tools too)."""
+    run_ingest(EXAMPLES / "space-missions")
+    served = team_settings(settings, tmp_path / "tokens.yaml")
+    async with Client(create_server(served, embedder=embedder, transport="http")) as client:
+        yield client
+
+
 VALID: dict[str, dict[str, Any]] = {  # arguments each tool accepts (tests add one bad argument, or a bad token)
     "pack_search": {"query": "rocket"},
     "pack_context": {"question": "rocket"},
@@ -85,6 +120,7 @@ VALID: dict[str, dict[str, Any]] = {  # arguments each tool accepts (tests add o
     "save_memory": {"content": "x"},
     "validate_memory": {"source_id": "x"},
     "run_archivist": {},
+    "pack_catalog": {},
     "github_connect": {"user_token": "x"},
     "connect_source": {"repository": "acme/handbook"},
     "reindex_source": {"source": "github:acme/handbook"},

@@ -45,7 +45,7 @@ async def error(client: Client[Any], tool: str, arguments: dict[str, Any]) -> st
         (
             "pack_search",
             {"query": "x", "packs": [f"{n}{LONG}" for n in range(50)]},
-            "invalid_argument: unknown packs: 0aaa",
+            "invalid_argument: unknown pack '0aaa",
         ),
         ("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": HUGE}, "invalid_argument: depth: Input should be"),
         ("search", {"query": "x", "workspace": LONG[:200]}, "workspace_inactive: workspace 'aaa"),
@@ -78,23 +78,23 @@ def surrogate_cases(tools: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
     return cases
 
 
-async def test_a_lone_surrogate_in_any_string_argument_is_invalid(example: Client[Any]) -> None:
-    cases = surrogate_cases(await example.list_tools())
-    assert len(cases) == 53  # every text argument of the fourteen tools, lists also as lists
+async def test_a_lone_surrogate_in_any_string_argument_is_invalid(every_tool: Client[Any]) -> None:
+    cases = surrogate_cases(await every_tool.list_tools())
+    assert len(cases) == 53  # every text argument of the fifteen tools, lists also as lists
     for tool, arguments in cases:
-        message = await error(example, tool, arguments)
+        message = await error(every_tool, tool, arguments)
         assert message.startswith("invalid_argument: ") and "lone UTF-16 surrogate" in message, (tool, message)
 
 
-async def test_every_string_argument_has_a_documented_limit(example: Client[Any]) -> None:
-    limits = string_limits(await example.list_tools())
+async def test_every_string_argument_has_a_documented_limit(every_tool: Client[Any]) -> None:
+    limits = string_limits(await every_tool.list_tools())
     assert [(tool, name) for tool, name, limit, _ in limits if limit is None] == []
     documented = set(re.findall(r"^\| `(\w+)` \| `(\w+)` \| ([\d,]+) \|", MCP_DOCS, flags=re.MULTILINE))
     assert {(tool, name, f"{limit:,}") for tool, name, limit, _ in limits} <= documented
 
 
-async def test_a_string_argument_past_its_limit_is_invalid(example: Client[Any]) -> None:
-    await refuses_past_limits(example, await example.list_tools())
+async def test_a_string_argument_past_its_limit_is_invalid(every_tool: Client[Any]) -> None:
+    await refuses_past_limits(every_tool, await every_tool.list_tools())
 
 
 async def test_limits_count_characters_after_normalisation(example: Client[Any]) -> None:
