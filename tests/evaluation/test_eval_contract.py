@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
 import pytest
 
 from graphrag.evaluation.contract import EvaluationInput, json_schema
@@ -173,5 +174,4 @@ def test_json_schema_is_published_with_camel_case_names() -> None:
 
 
 def test_document_validates_against_the_published_schema(small: dict[str, Any]) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
     jsonschema.validate(small, json_schema())
