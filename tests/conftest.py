@@ -20,7 +20,6 @@ from ingest.pipeline import ingest
 from ingest.report import IngestReport
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
