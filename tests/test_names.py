@@ -6,6 +6,8 @@ import pytest
 
 from graphrag.names import fold, name_tokens, normalise_relation, query_words, quoted_passages, word_sequence
 
+pytestmark = pytest.mark.fast
+
 
 @pytest.mark.parametrize("spelling", ["PEP 8", "pep-0008", "PEP-0008", "Pep8", "pep_8", "PEP:008", "pep/8"])
 def test_id_spellings_share_one_key(spelling: str) -> None:

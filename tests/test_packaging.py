@@ -7,8 +7,12 @@ import fnmatch
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from graphrag.stores.cypher import all_queries, cypher_dir
 from ingest.labels import TOOLING_LABELS, labels_in
+
+pytestmark = pytest.mark.fast
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLING = ("test_", "bench_")  # the test suite's and the benchmarks' queries

@@ -11,6 +11,8 @@ import pytest
 from graphrag.evaluation.contract import EvaluationInput, json_schema
 from graphrag.evaluation.loading import ContractError, parse_input
 
+pytestmark = pytest.mark.fast
+
 
 def issues(document: dict[str, Any] | str) -> list[str]:
     raw = document if isinstance(document, str) else json.dumps(document)

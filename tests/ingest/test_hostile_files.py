@@ -36,6 +36,8 @@ from ingest.model import PackManifest
 from ingest.packs import PackError, load_manifest
 from ingest.parse import ParsedFile, parse_file
 
+pytestmark = pytest.mark.fast
+
 PACK = PackManifest(id="demo")
 PATH = "notes/a.md"
 

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from ingest.model import PackManifest
 from ingest.parse import ParsedFile, parse_file
 
+pytestmark = pytest.mark.fast
+
 PACK = PackManifest(id="demo")
 VOCABULARY = PackManifest.model_validate(
     {"id": "demo", "relations": {"supersedes": {"inverse": "superseded_by"}, "depends_on": {}}}

@@ -14,6 +14,7 @@ HITS = 300
 SMILE = "\U0001f600"  # two UTF-16 code units
 
 
+@pytest.mark.fast
 def test_clip_counts_utf16_and_never_splits_a_surrogate_pair() -> None:
     text = "a" * 1999 + SMILE + "b"
     assert utf16_units(text) == 2002
