@@ -47,10 +47,6 @@ def wire_bytes(response: BaseModel) -> int:
     return len(text.encode()) + len(json.dumps(text, ensure_ascii=False).encode()) + ENVELOPE_BYTES
 
 
-def fits(response: BaseModel, budget: int) -> bool:
-    return wire_bytes(response) <= budget
-
-
 def largest_fitting(
     build: Callable[[int], T], low: int, high: int, budget: int, what: str, size: Callable[[T], int] | None = None
 ) -> T:
@@ -133,12 +129,3 @@ def fit_list(response: M, field: str, budget: int, what: str) -> M:
 
     kept = largest_fitting(first, 1, len(items) - 1, budget, what)
     return texts.first(len(getattr(kept, field))).fit(kept, budget, what)
-
-
-def check_fits(response: M, budget: int, what: str) -> M:
-    """The response itself, or ``response_too_large`` (for answers that have nothing to shorten)."""
-    if not fits(response, budget):
-        raise ResponseTooLarge(
-            f"{what} does not fit the response budget of {budget} bytes (GRAPHRAG_RESPONSE_BUDGET_BYTES)"
-        )
-    return response
