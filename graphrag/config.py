@@ -35,6 +35,10 @@ class Settings(BaseSettings):
     graphrag_search_config: Path | None = Field(
         default=None, description="A search configuration (JSON) to rank with; unset: the built-in default."
     )
+    graphrag_query_expander: str | None = Field(
+        default=None,
+        description="package.module:factory of a language model that adds terms to a memory search's expansion.",
+    )
     graphrag_tokens_file: Path | None = Field(
         default=None, description="Projects and bearer tokens for HTTP access (docs/memory.md)."
     )
