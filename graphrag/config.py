@@ -1,4 +1,4 @@
-"""Settings read from the environment (and an optional ``.env``), with DESIGN 0's names.
+"""Settings read from the environment (and an optional ``.env``), named as the README's configuration table says.
 
 Read once at an entry point (CLI command, server start) and passed down; nothing below
 the entry points reads the environment itself.

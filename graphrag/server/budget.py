@@ -1,4 +1,4 @@
-"""The response budget (DESIGN 5), shared by every tool so all of them keep their structured output.
+"""The response budget (docs/mcp.md), shared by every tool so all of them keep their structured output.
 
 Sizes count what the client receives: a structured result travels twice, as ``structuredContent``
 and as the JSON text block MCP clients without structured output read, so both are counted.
@@ -113,7 +113,7 @@ def fit_items(response: M, items: Sequence[Clippable], budget: int, what: str) -
 
 def fit_list(response: M, field: str, budget: int, what: str) -> M:
     """Like ``fit_items`` for the items in ``response.<field>``; when even empty texts leave the answer too
-    large, the last items are left out and counted in ``response.omitted`` (never silently, DESIGN 5), and the
+    large, the last items are left out and counted in ``response.omitted`` (never silently), and the
     texts of those kept are shortened no more than they need."""
     items: list[Clippable] = getattr(response, field)
     texts = Texts.of(items)

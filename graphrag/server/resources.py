@@ -110,7 +110,7 @@ class EntityMarkdown:
         for key, value in (page.properties or {}).items():
             shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
             lines.append(f"- {key}: {clip(shown, FIELD_UNITS)}")
-        if page.summary:  # capped like every text field of an answer (DESIGN 5)
+        if page.summary:  # capped like every text field of an answer (docs/mcp.md, response budget)
             lines += ["", *(f"> {line}" for line in clip(page.summary, FIELD_UNITS).splitlines())]
         return "\n".join(lines) + "\n"
 

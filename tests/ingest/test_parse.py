@@ -1,4 +1,4 @@
-"""Every frontmatter rule of DESIGN 1, on single files (no store involved)."""
+"""Every frontmatter rule of the README's pack rules, on single files (no store involved)."""
 
 from __future__ import annotations
 

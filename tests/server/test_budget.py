@@ -1,4 +1,4 @@
-"""The response budget (DESIGN 5) and paged reading (DESIGN 6) on packs built to break them."""
+"""The response budget and paged reading (docs/mcp.md) on packs built to break them."""
 
 from __future__ import annotations
 
