@@ -54,7 +54,7 @@ test-deps:
 	bash scripts/system-deps.sh test
 
 ## The fast tier (tests marked `fast`): fusion, linking, the walk, frontmatter rules, budgets, the evaluator, on
-## in-memory data, without Java, PostgreSQL or the embedding model; well under a minute.
+## in-memory data, without Java, PostgreSQL or the embedding model; about 45 s of CPU time.
 test-fast: install
 	$(FAST_ENV) $(BIN)/pytest -m fast -q
 
