@@ -7,6 +7,8 @@ COPY pyproject.toml README.md ./
 COPY graphrag ./graphrag
 COPY ingest ./ingest
 COPY cypher ./cypher
+COPY sql ./sql
+COPY migrations ./migrations
 COPY examples ./examples
 RUN pip install --no-cache-dir .
 ENV GRAPHRAG_HOME=/data \

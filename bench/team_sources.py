@@ -1,7 +1,7 @@
 """Team sources: indexing a repository, a one-file push, and what asking GitHub on every call costs search.
 
     python -m bench.team_sources --pack examples/space-missions --calls 100
-    python -m bench.team_sources --pack ../shared/corpora/peps
+    python -m bench.team_sources --pack PATH/TO/corpora/peps
 
 First times hybrid pack_search on the pack ingested as a local pack (the baseline), then removes it. Then
 serves the same files from the tests' local GitHub double (loopback: GitHub's own latency is not in these

@@ -1,4 +1,4 @@
-"""Settings read from the environment (and an optional ``.env``), with DESIGN 0's names.
+"""Settings read from the environment (and an optional ``.env``), named as the README's configuration table says.
 
 Read once at an entry point (CLI command, server start) and passed down; nothing below
 the entry points reads the environment itself.
@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     graphrag_response_budget_bytes: int = Field(default=32_000, ge=MIN_BUDGET_BYTES)
     graphrag_search_config: Path | None = Field(
         default=None, description="A search configuration (JSON) to rank with; unset: the built-in default."
+    )
+    graphrag_query_expander: str | None = Field(
+        default=None,
+        description="package.module:factory of a language model that adds terms to a memory search's expansion.",
     )
     graphrag_tokens_file: Path | None = Field(
         default=None, description="Projects and bearer tokens for HTTP access (docs/memory.md)."

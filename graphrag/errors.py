@@ -1,6 +1,6 @@
 """One error root for the whole service; every error carries a stable code.
 
-The codes are the ones MCP clients see at the start of a tool error message (DESIGN 4),
+The codes are the ones MCP clients see at the start of a tool error message (docs/mcp.md, Errors),
 so the CLI, the ingester and the server can all turn a failure into one clear line.
 A message that repeats what the caller sent uses ``echo`` and ``name_list``, so that an error stays
 small whatever the input (a 100 kB id must not come back as a 100 kB error).

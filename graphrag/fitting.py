@@ -1,4 +1,4 @@
-"""The one search for the largest answer that fits a byte budget (DESIGN 5).
+"""The one search for the largest answer that fits a byte budget (docs/mcp.md, response budget).
 
 Shared by the MCP tools' budget (``graphrag.server.budget``) and the pages of live team documents
 (``graphrag.github.documents``), which know nothing of MCP: both ask for the largest ``n`` whose answer,

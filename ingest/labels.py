@@ -4,8 +4,8 @@ become such a label, nor a relation name such a type (``contains`` would be the 
 A kind becomes a label (``mission`` -> ``:Mission``); were it ``memory_record``, its entity would be a
 ``:MemoryRecord`` that the memory search of some project finds. The set is read from every file in
 ``cypher/``, so a label a new query introduces is reserved the day it is written. Test and benchmark
-queries count too: an entity labelled ``:GraphRagTestMarker`` would let the test suite wipe a real
-graph, and ``:BenchBare`` nodes are deleted by a benchmark's clean-up.
+labels count too (``TOOLING_LABELS``): an entity labelled ``:GraphRagTestMarker`` would let the test suite
+wipe a real graph, and ``:BenchBare`` nodes are deleted by a benchmark's clean-up.
 
 Kept here rather than in ``graphrag.names``, which every layer imports and which reads no files.
 """
@@ -36,10 +36,15 @@ def labels_in(query: CypherFile) -> set[str]:
     return found
 
 
+# The labels of the test suite's and the benchmarks' own queries (``cypher/test_*``, ``cypher/bench_*``), which
+# the wheel does not ship: reserved all the same in an installed service (a test checks them against those files).
+TOOLING_LABELS = frozenset({"GraphRagTestMarker", "BenchBare", "BenchBarePassage"})
+
+
 @cache
 def service_labels() -> frozenset[str]:
-    """Every node label used by a file of ``cypher/``."""
-    return frozenset(label for query in all_queries() for label in labels_in(query))
+    """Every node label used by a file of ``cypher/``, and those of the test and benchmark queries."""
+    return TOOLING_LABELS | {label for query in all_queries() for label in labels_in(query)}
 
 
 def reserved_kind_label(label: str) -> bool:

@@ -1,4 +1,4 @@
-"""One markdown file -> an ``Entity`` or the problems that reject it (DESIGN 1)."""
+"""One markdown file -> an ``Entity`` or the problems that reject it (the README's rules for writing packs)."""
 
 from __future__ import annotations
 
@@ -164,7 +164,7 @@ def _spelling(key: str | None, data: dict[str, Any]) -> str | None:
 
 
 def _top_level_relation(manifest: PackManifest, key: str) -> str | None:
-    """A top-level key is a link only when the pack's vocabulary declares it (DESIGN 1)."""
+    """A top-level key is a link only when the pack's vocabulary declares it (``pack.yaml``'s ``relations``)."""
     if key in _CORE_KEYS or not manifest.relations:
         return None
     name = normalise_relation(key)
@@ -172,7 +172,7 @@ def _top_level_relation(manifest: PackManifest, key: str) -> str | None:
 
 
 def _links(manifest: PackManifest, fm: Frontmatter, data: dict[str, Any], out: ParsedFile) -> list[Link]:
-    """Every typed link of the file, in all the shapes DESIGN 1 accepts; bad ones become warnings."""
+    """Every typed link of the file, in all the shapes the README's pack rules accept; bad ones become warnings."""
     found: list[tuple[str, Any, int | None, str]] = []  # (raw relation, value, line, field)
     related = data.get("related")
     related_line = fm.key_lines.get("related")

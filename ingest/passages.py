@@ -1,4 +1,4 @@
-"""Cut an entity's body into passages an agent can search and cite (DESIGN 7).
+"""Cut an entity's body into passages an agent can search and cite (docs/mcp.md, pack_context).
 
 A passage is a section of the body (from one heading to the next, markdown ``#`` or reStructuredText
 underlined titles), or a window of paragraphs when a section is long. Its text is exactly the file's

@@ -305,7 +305,7 @@ def passage_rows(entity: Entity) -> list[dict[str, Any]]:
     ]
 
 
-VECTOR_PAYLOAD = ("id", "pack", "kind", "title", "path", "sha256")  # DESIGN 3
+VECTOR_PAYLOAD = ("id", "pack", "kind", "title", "path", "sha256")  # a vector hit filters and cites itself
 
 
 def vector_payload(entity: Entity) -> dict[str, Any]:

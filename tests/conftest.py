@@ -2,6 +2,9 @@
 
 The suite deletes everything in the Neo4j it is given, so it refuses a database that holds data
 it did not create: run it with ``make test``, which starts a server of its own on port 7688.
+
+Tests marked ``fast`` form the fast tier (``make test-fast``): pure code on in-memory data, run in seconds
+without Java, PostgreSQL or the embedding model. A fast test that asks for a store is refused at collection.
 """
 
 from __future__ import annotations
@@ -20,11 +23,30 @@ from ingest.pipeline import ingest
 from ingest.report import IngestReport
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+# The fixtures every store of the suite comes from (Neo4j, the embedding model, the PostgreSQL cluster).
+STORE_FIXTURES = frozenset({"neo4j_store", "embedder", "journal_dsns"})
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--corpus", default=None, help="Folder of real packs (tests marked `corpus` use it).")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``-m fast`` leaves unread the test modules that mark nothing fast: importing them (the MCP client, GitHub's,
+    Selenium) would cost the fast tier more than its tests."""
+    if config.getoption("markexpr") != "fast" or not collection_path.name.startswith("test_"):
+        return None
+    if collection_path.suffix != ".py" or "mark.fast" in collection_path.read_text(encoding="utf-8"):
+        return None
+    return True
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test of the fast tier may not need a store, even through another fixture."""
+    for item in items:
+        needs = STORE_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+        if needs and item.get_closest_marker("fast"):
+            raise pytest.UsageError(f"{item.nodeid} is marked fast but needs {', '.join(sorted(needs))}")
 
 
 @pytest.fixture(scope="session")

@@ -10,11 +10,13 @@ from graphrag.stores.graph import GraphStore
 QUERIES = all_queries()
 
 
+@pytest.mark.fast
 def test_there_are_query_files() -> None:
     assert len(QUERIES) > 10
     assert all(p.suffix == ".cypher" for p in cypher_dir().iterdir() if p.is_file())
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("query", QUERIES, ids=lambda q: q.name)
 def test_header_says_what_and_names_every_parameter(query: CypherFile) -> None:
     assert query.header, f"{query.name}.cypher has no header comment"

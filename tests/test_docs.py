@@ -14,6 +14,8 @@ from graphrag.config import Settings
 from graphrag.retrieval.config import DEFAULT, markdown_table
 from ingest import limits
 
+pytestmark = pytest.mark.fast
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 

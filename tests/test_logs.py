@@ -14,6 +14,8 @@ import pytest
 from graphrag.config import Settings
 from graphrag.logs import configure_logging
 
+pytestmark = pytest.mark.fast
+
 TOUCHED = ("", "graphrag", "uvicorn", "uvicorn.access", "uvicorn.error", "fastmcp", "fastmcp.server.server")
 
 

@@ -14,6 +14,8 @@ from graphrag.names import (
     word_sequence,
 )
 
+pytestmark = pytest.mark.fast
+
 
 @pytest.mark.parametrize("spelling", ["PEP 8", "pep-0008", "PEP-0008", "Pep8", "pep_8", "PEP:008", "pep/8"])
 def test_id_spellings_share_one_key(spelling: str) -> None:

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
@@ -13,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from graphrag.errors import InvalidArgument
+from graphrag.plugins import plugged
 
 Vectors = npt.NDArray[np.float32]
 
@@ -48,12 +48,7 @@ def load_embedder(name: str) -> Embedder:
     if name in BUILT_IN:
         return BUILT_IN[name]()
     if ":" in name:
-        module_name, attribute = name.split(":", 1)
-        try:
-            factory = getattr(importlib.import_module(module_name), attribute)
-        except (ImportError, AttributeError) as exc:
-            raise InvalidArgument(f"GRAPHRAG_EMBEDDER={name!r} cannot be imported: {exc}") from exc
-        embedder = factory()
+        embedder = plugged("GRAPHRAG_EMBEDDER", name)
         if not isinstance(embedder, Embedder):
             raise InvalidArgument(f"GRAPHRAG_EMBEDDER={name!r} did not give an embedder (id, dimension, embed)")
         return embedder

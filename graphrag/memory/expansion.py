@@ -2,17 +2,21 @@
 
 Terms come from the project itself: titles and aliases of pack entities that share words with the query
 (the entity full-text indexes), and the fact keys of the workspace records nearest to the query in
-meaning (memory vector index). A language model may add synonyms, but only when the operator plugs one in.
+meaning (memory vector index). A language model may add synonyms and terms, but only when the operator plugs
+one in (``GRAPHRAG_QUERY_EXPANDER``); when it fails, the search goes on with the project's own terms.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from graphrag.embedding import Embedder
+from graphrag.errors import InvalidArgument
 from graphrag.memory.text import key_text
 from graphrag.names import query_words
+from graphrag.plugins import plugged
 from graphrag.retrieval.lexical import TextQuery
 from graphrag.stores.graph import GraphStore
 
@@ -21,11 +25,24 @@ NEAREST_K = 50
 NEAREST_MIN_COSINE = 0.4  # the archivist's relates_to threshold: "about the same thing"
 MAX_EXTRA_WORDS = 16
 
+log = logging.getLogger(__name__)
 
+
+@runtime_checkable
 class QueryExpander(Protocol):
     """An optional language model: given the query and the offline terms, it proposes more terms."""
 
     def expand(self, query: str, project_terms: Sequence[str]) -> list[str]: ...
+
+
+def load_expander(spec: str | None) -> QueryExpander | None:
+    """``GRAPHRAG_QUERY_EXPANDER``, ``package.module:factory`` whose ``factory()`` gives the expander; None: none."""
+    if spec is None:
+        return None
+    expander = plugged("GRAPHRAG_QUERY_EXPANDER", spec)
+    if not isinstance(expander, QueryExpander):
+        raise InvalidArgument(f"GRAPHRAG_QUERY_EXPANDER={spec!r} did not give a query expander (expand)")
+    return expander
 
 
 def expansion_words(
@@ -55,7 +72,10 @@ def expansion_words(
     )
     terms.extend(key_text(row["fact_key"]) for row in nearest)
     if expander is not None:
-        terms.extend(expander.expand(query, list(terms)))
+        try:
+            terms.extend(expander.expand(query, list(terms)))
+        except Exception:  # the operator's model (often remote) is a bonus: the project's terms still count
+            log.exception("query expander failed; expanding with the project's own terms only")
     extra: dict[str, None] = {}
     for term in terms:
         for word in query_words(term):

@@ -21,10 +21,10 @@ class GraphRelation(BaseModel):
 
 
 class MemoryRecord(Clippable):
-    """One record with provenance and status; field names and meanings follow memory-search.md.
+    """One record with provenance and status; field names and meanings are the contract of docs/memory.md.
 
-    ``content_truncated`` (from ``Clippable``) is DESIGN 5's flag, true when the response budget shortened
-    ``content`` or a link preview (DESIGN 5 counts link previews among the texts it may shorten).
+    ``content_truncated`` (from ``Clippable``) is the response budget's flag, true when it shortened
+    ``content`` or a link preview (link previews are among the texts the budget may shorten).
     """
 
     clip_fields: ClassVar[tuple[str, ...]] = ("content",)
@@ -52,7 +52,7 @@ class MemoryRecord(Clippable):
 
 
 class SearchResponse(BaseModel):
-    """The contract's shape: the hits in ``result``, best first (``omitted`` is DESIGN 5's count, 0 when all fit)."""
+    """The contract's shape: the hits in ``result``, best first (``omitted``: records the budget left out)."""
 
     result: list[MemoryRecord]
     omitted: int = Field(

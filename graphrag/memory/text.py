@@ -3,7 +3,7 @@
 
 A "character" is a Unicode code point (one Python ``str`` element). An astral character such as an
 emoji is one code point, so cutting by code points can never split a UTF-16 surrogate pair; the
-response budget (DESIGN 5), which counts UTF-16 code units, has its own cutter in ``budget``.
+response budget (docs/mcp.md), which counts UTF-16 code units, has its own cutter in ``budget``.
 """
 
 from __future__ import annotations

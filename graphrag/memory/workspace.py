@@ -1,4 +1,4 @@
-"""Which workspace a project may read (memory-search.md): its own active one; another project's is refused."""
+"""Which workspace a project may read (docs/memory.md, Access): its own active one; another project's is refused."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The typed answers of the retrievers; the MCP tools return them as their structured output.
 
 Items whose text the response budget may shorten derive from ``Clippable`` and name those fields
-in ``clip_fields`` (DESIGN 5: content, excerpt, summary), so one budget routine serves every tool.
+in ``clip_fields`` (content, excerpt, summary: docs/mcp.md, response budget), so one budget routine serves every tool.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse
 import graphrag
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
+from graphrag.memory.expansion import load_expander
 from graphrag.memory.schema import ensure_memory_schema
 from graphrag.observations.admission import ObservationPolicy
 from graphrag.retrieval.config import DEFAULT, SearchConfig
@@ -140,8 +141,9 @@ def create_server(
     ``background`` runs beside it with the open stores (``graphrag serve --watch`` ingests there).
     The team source tools are there only where a caller can use them (``team_sources_served``).
 
-    A tokens file that cannot be used, an observations journal configured by halves, or a search
-    configuration that does not validate raises ``invalid_argument`` here, before anything is served.
+    A tokens file that cannot be used, an observations journal configured by halves, a search
+    configuration that does not validate, or a query expander that cannot be loaded raises
+    ``invalid_argument`` here, before anything is served.
     """
     search = SearchConfig.load(settings.graphrag_search_config) if settings.graphrag_search_config else DEFAULT
     access = load_access(settings.graphrag_tokens_file)
@@ -161,7 +163,7 @@ def create_server(
         middleware=[CallLog(), *access.middleware, *hook, ToolErrors()],
     )
     register_pack_tools(mcp)
-    register_memory_tools(mcp)
+    register_memory_tools(mcp, load_expander(settings.graphrag_query_expander))
     if teams:
         register_team_tools(mcp)
     register_resources(mcp)

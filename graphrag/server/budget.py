@@ -1,4 +1,4 @@
-"""The response budget (DESIGN 5), shared by every tool so all of them keep their structured output.
+"""The response budget (docs/mcp.md), shared by every tool so all of them keep their structured output.
 
 Sizes count what the client receives: a structured result travels twice, as ``structuredContent``
 and as the JSON text block MCP clients without structured output read, so both are counted.
@@ -45,10 +45,6 @@ def wire_bytes(response: BaseModel) -> int:
     """UTF-8 bytes of the tool result on the wire: the structured content plus the same JSON as a text block."""
     text = response.model_dump_json()
     return len(text.encode()) + len(json.dumps(text, ensure_ascii=False).encode()) + ENVELOPE_BYTES
-
-
-def fits(response: BaseModel, budget: int) -> bool:
-    return wire_bytes(response) <= budget
 
 
 def largest_fitting(
@@ -117,7 +113,7 @@ def fit_items(response: M, items: Sequence[Clippable], budget: int, what: str) -
 
 def fit_list(response: M, field: str, budget: int, what: str) -> M:
     """Like ``fit_items`` for the items in ``response.<field>``; when even empty texts leave the answer too
-    large, the last items are left out and counted in ``response.omitted`` (never silently, DESIGN 5), and the
+    large, the last items are left out and counted in ``response.omitted`` (never silently), and the
     texts of those kept are shortened no more than they need."""
     items: list[Clippable] = getattr(response, field)
     texts = Texts.of(items)
@@ -133,12 +129,3 @@ def fit_list(response: M, field: str, budget: int, what: str) -> M:
 
     kept = largest_fitting(first, 1, len(items) - 1, budget, what)
     return texts.first(len(getattr(kept, field))).fit(kept, budget, what)
-
-
-def check_fits(response: M, budget: int, what: str) -> M:
-    """The response itself, or ``response_too_large`` (for answers that have nothing to shorten)."""
-    if not fits(response, budget):
-        raise ResponseTooLarge(
-            f"{what} does not fit the response budget of {budget} bytes (GRAPHRAG_RESPONSE_BUDGET_BYTES)"
-        )
-    return response

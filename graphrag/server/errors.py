@@ -1,4 +1,4 @@
-"""Every tool error reaches the client as a small message that starts with a stable code (DESIGN 4).
+"""Every tool error reaches the client as a small message that starts with a stable code (docs/mcp.md, Errors).
 
 The service's own errors carry their code; a store that stops answering mid-call becomes
 ``unavailable`` (the driver's text, which names hosts, goes to the server log only); arguments that fail

@@ -1,4 +1,4 @@
-"""The memory tools, MCP's side of ``graphrag.memory``: ``search`` (the contract in memory-search.md),
+"""The memory tools, MCP's side of ``graphrag.memory``: ``search`` (its contract: docs/memory.md),
 ``save_memory``, ``validate_memory`` and ``run_archivist``. The server factory calls ``register_memory_tools(mcp)``.
 
 Who the caller is comes from ``access`` (its middleware has already refused an unlisted or inactive project).

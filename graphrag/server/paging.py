@@ -1,4 +1,4 @@
-"""Paged reading (DESIGN 6 and its amendment): ``pack_get`` pages, cut to the response budget, bound by
+"""Paged reading (docs/mcp.md, response budget and paging): ``pack_get`` pages, cut to the response budget, bound by
 opaque cursors.
 
 The first page holds the metadata and as many links as fit; later pages hold the links that follow

@@ -130,7 +130,7 @@ class EntityMarkdown:
                 continue
             shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
             lines.append(f"- {key}: {clip(shown, FIELD_UNITS)}")
-        if page.summary and page.summary.strip() not in self._window.body:  # capped like every text field (DESIGN 5)
+        if page.summary and page.summary.strip() not in self._window.body:  # capped like every text field (docs/mcp.md)
             lines += ["", *(f"> {line}" for line in clip(page.summary, FIELD_UNITS).splitlines())]
         return "\n".join(lines) + "\n"
 

@@ -14,7 +14,7 @@ from graphrag.retrieval.context import PackContext
 from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
 from graphrag.retrieval.models import ContextResult, EntityPage, GraphResult, SearchResult
 from graphrag.retrieval.search import Mode, PackSearch
-from graphrag.server.budget import fit_items, fit_list, fits, largest_fitting, wire_bytes
+from graphrag.server.budget import fit_items, fit_list, largest_fitting, wire_bytes
 from graphrag.server.context import Services, services
 from graphrag.server.errors import coded
 from graphrag.server.observing import current_observation
@@ -200,7 +200,7 @@ def catalog_of(found: Services) -> CatalogResult:
     """The catalog as this caller may see it (``pack_catalog``, ``packs://catalog``), within the response budget."""
     result = Catalog(found.graph, found.relations, caller_view(found).hidden).result()
     budget = found.settings.graphrag_response_budget_bytes
-    if not fits(result, budget):
+    if wire_bytes(result) > budget:
         raise ResponseTooLarge(
             f"the catalog is {wire_bytes(result):,} bytes, past the response budget of {budget:,} bytes "
             "(GRAPHRAG_RESPONSE_BUDGET_BYTES)"

@@ -7,6 +7,8 @@ import pytest
 
 from graphrag.evaluation.bootstrap import RESAMPLES, SEED, paired_bootstrap, replicate_means
 
+pytestmark = pytest.mark.fast
+
 ORDER = ("identifier", "concept", "procedure", "hard")
 DIFFS = np.array(
     [

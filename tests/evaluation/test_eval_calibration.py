@@ -11,6 +11,8 @@ from bench.eval_factory import experiment
 from graphrag.evaluation.calibration import calibrate, cohen_kappa
 from graphrag.evaluation.loading import parse_input
 
+pytestmark = pytest.mark.fast
+
 
 def test_kappa_hand_computed() -> None:
     humans = ["baseline", "baseline", "candidate", "candidate", "tie", "tie"]

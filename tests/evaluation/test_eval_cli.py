@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from bench.eval_factory import experiment
 from graphrag.evaluation.commands import eval_group
 
+pytestmark = pytest.mark.fast
+
 
 def write(tmp_path: Path, name: str, document: Any) -> str:
     path = tmp_path / name

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema
 import pytest
 
 from graphrag.evaluation.contract import EvaluationInput, json_schema
 from graphrag.evaluation.loading import ContractError, parse_input
+
+pytestmark = pytest.mark.fast
 
 
 def issues(document: dict[str, Any] | str) -> list[str]:
@@ -173,5 +176,4 @@ def test_json_schema_is_published_with_camel_case_names() -> None:
 
 
 def test_document_validates_against_the_published_schema(small: dict[str, Any]) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
     jsonschema.validate(small, json_schema())

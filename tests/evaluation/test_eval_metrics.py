@@ -14,6 +14,8 @@ from graphrag.evaluation.metrics import (
     select_context,
 )
 
+pytestmark = pytest.mark.fast
+
 
 def hit(chunk: str, start: int, end: int, source: str = "s") -> Hit:
     return Hit(chunk_id=chunk, source_id=source, start=start, end=end)

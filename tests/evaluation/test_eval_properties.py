@@ -25,6 +25,8 @@ from graphrag.evaluation.metrics import (
 )
 from graphrag.evaluation.report import compare
 
+pytestmark = pytest.mark.fast
+
 ORDER = ("identifier", "concept", "procedure", "hard")
 
 

@@ -16,6 +16,8 @@ from graphrag.evaluation.gates import Estimate, answer_barrier, practical_gain
 from graphrag.evaluation.loading import parse_input
 from graphrag.evaluation.report import compare
 
+pytestmark = pytest.mark.fast
+
 
 def run(document: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return compare(parse_input(json.dumps(document)))

@@ -1,5 +1,7 @@
 """UTF-16 helpers: JavaScript-compatible lengths, slices and surrogate-pair boundaries."""
 
+import pytest
+
 from graphrag.evaluation.spans import (
     covered_length,
     fully_covered,
@@ -9,6 +11,8 @@ from graphrag.evaluation.spans import (
     utf16_slice,
     utf16_units,
 )
+
+pytestmark = pytest.mark.fast
 
 ASTRAL = "a\U0001f600b"  # 'a', GRINNING FACE (two UTF-16 units), 'b'
 

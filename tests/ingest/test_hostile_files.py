@@ -36,6 +36,8 @@ from ingest.model import PackManifest
 from ingest.packs import PackError, load_manifest
 from ingest.parse import ParsedFile, parse_file
 
+pytestmark = pytest.mark.fast
+
 PACK = PackManifest(id="demo")
 PATH = "notes/a.md"
 
@@ -156,7 +158,7 @@ def test_limits_are_inclusive() -> None:
 
 
 def test_long_link_target_is_a_warning_and_only_that_link_is_skipped() -> None:
-    """A target is not the entity itself: like free text, it is reported and skipped (DESIGN 1)."""
+    """A target is not the entity itself: like free text, it is reported and skipped."""
     parsed = parse(f"---\nid: X\nrelated:\n  uses: [Y, {'T' * 2000}]\n---\n")
     assert parsed.entity is not None and [lk.target for lk in parsed.entity.links] == ["Y"]
     assert rendered(parsed) == [

@@ -1,4 +1,4 @@
-"""DESIGN 1 rules that need the stores: duplicate ids, model changes, renames, pack.yaml edits."""
+"""Pack rules that need the stores: duplicate ids, model changes, renames, pack.yaml edits."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every frontmatter rule of DESIGN 1, on single files (no store involved)."""
+"""Every frontmatter rule of the README's pack rules, on single files (no store involved)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from ingest.model import PackManifest
 from ingest.parse import ParsedFile, parse_file
+
+pytestmark = pytest.mark.fast
 
 PACK = PackManifest(id="demo")
 VOCABULARY = PackManifest.model_validate(

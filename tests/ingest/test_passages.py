@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ingest.frontmatter import parse
 from ingest.passages import MAX_CHARS, cut
+
+pytestmark = pytest.mark.fast
 
 RST = """---
 id: X

@@ -1,4 +1,4 @@
-"""``search`` as memory-search.md specifies it, through the in-process MCP client on the real Neo4j."""
+"""``search`` as docs/memory.md specifies it, through the in-process MCP client on the real Neo4j."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ async def test_contract_example_round_trips(client: Client[Any]) -> None:
     first = hits[0]
     assert first["id"] == staging["id"] and first["score"] == 2 and first["status"] == "unverified"
     expected = shape(CONTRACT_EXAMPLE)
-    # superseded_by (listed in the field table, missing from the example) and DESIGN 5's content_truncated
+    # superseded_by (listed in the field table, missing from the example) and the response budget's content_truncated
     assert shape(first) == {**expected, "superseded_by": "NoneType", "content_truncated": "bool"}
     relation = first["graph_relations"][0]
     assert relation["relation"] == "relates_to" and relation["direction"] == "outgoing"

@@ -12,6 +12,8 @@ from graphrag.observations.sql import MIGRATIONS, SqlFile, all_queries, migratio
 from graphrag.observations.textfilter import storable
 from tests.observations.conftest import policy
 
+pytestmark = pytest.mark.fast
+
 APPLIED = {"001-retrieval-observations": "5ebea0d8639924c141a98a45cad736ffb5993ac412098341ea79d197d10c86a5"}
 
 

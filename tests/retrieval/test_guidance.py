@@ -7,6 +7,8 @@ import pytest
 from graphrag.retrieval.guidance import plan
 from graphrag.retrieval.vocabulary import Step
 
+pytestmark = pytest.mark.fast
+
 # The example pack's vocabulary: relations with declared inverses.
 MISSIONS = {
     "launched_by": Step("LAUNCHED_BY", True),

@@ -11,6 +11,8 @@ from graphrag.errors import InvalidArgument
 from graphrag.retrieval.config import DEFAULT, SearchConfig, TextConfig
 from graphrag.retrieval.lexical import TextQuery
 
+pytestmark = pytest.mark.fast
+
 
 def test_the_default_round_trips_through_its_file(tmp_path: Path) -> None:
     path = tmp_path / "search.json"

@@ -13,6 +13,8 @@ from graphrag.errors import ResponseTooLarge
 from graphrag.server.budget import largest_fitting, wire_bytes
 from graphrag.server.schemas import compact_nullables
 
+pytestmark = pytest.mark.fast
+
 
 class Sized(BaseModel):
     text: str

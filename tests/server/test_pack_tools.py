@@ -26,8 +26,8 @@ async def error(client: Client[Any], tool: str, **arguments: Any) -> str:
 async def test_tools_are_typed_read_only_with_output_schemas(example: Client[Any]) -> None:
     tools = {tool.name: tool for tool in await example.list_tools()}
 
-    assert set(tools) >= {"pack_search", "pack_graph", "pack_get"}
-    for name in ("pack_search", "pack_graph", "pack_get"):
+    assert set(tools) >= {"pack_context", "pack_search", "pack_graph", "pack_get"}
+    for name in ("pack_context", "pack_search", "pack_graph", "pack_get"):
         assert tools[name].annotations is not None and tools[name].annotations.read_only_hint
         assert tools[name].output_schema is not None
         assert tools[name].input_schema["additionalProperties"] is False
