@@ -1,6 +1,7 @@
-"""The layers import only downwards: the server over ingest, retrieval, memory and observations, those over the
-stores (and the CLI over all: ``commands.py`` modules are the command line's thin shells, so they may reach any layer). MCP lives in the
-server alone: the memory's tools, access and budget fitting are its adapters, not the memory's.
+"""The layers import only downwards: the base modules (``graphrag/*.py``: settings, errors, names) under
+everything, the stores over them, ingest, retrieval, memory and the other features over the stores, the server
+over those. The command line (``graphrag/cli/``, the one folder without rules) is a thin shell over all of
+them. MCP lives in the server alone: the memory's tools, access and budget fitting are its adapters.
 
 Read from the source with ``ast``, so a violation fails before it becomes a habit.
 """
@@ -16,7 +17,8 @@ pytestmark = pytest.mark.fast
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# package -> packages it must never import
+EVERY_LAYER = ("graphrag.cli",)  # nothing imports the command line
+# package -> packages it must never import (besides the command line)
 FORBIDDEN = {
     "graphrag/stores": ("ingest", "graphrag.retrieval", "graphrag.server", "graphrag.memory", "graphrag.evaluation"),
     "graphrag/embedding": ("ingest", "graphrag.stores", "graphrag.retrieval", "graphrag.server", "graphrag.memory"),
@@ -47,10 +49,33 @@ FORBIDDEN = {
         "mcp",
         "starlette",
     ),
+    # Browser's guide and style: read from the graph through the stores' named queries.
+    "graphrag/guide": (
+        "ingest",
+        "graphrag.retrieval",
+        "graphrag.memory",
+        "graphrag.server",
+        "graphrag.evaluation",
+        "graphrag.observations",
+        "graphrag.github",
+        "graphrag.neo4j_local",
+    ),
+    # The local Neo4j server: its files and process (and the guide it installs into Browser).
+    "graphrag/neo4j_local": (
+        "ingest",
+        "graphrag.stores",
+        "graphrag.retrieval",
+        "graphrag.memory",
+        "graphrag.server",
+        "graphrag.evaluation",
+        "graphrag.observations",
+        "graphrag.github",
+    ),
     # The server sits on top: it reads through retrieval and memory, and indexes team sources (and watched
     # packs) in its own process through ingest.
-    "graphrag/server": ("graphrag.cli",),
+    "graphrag/server": (),
 }
+CLI = "graphrag/cli"
 
 
 def imports(path: Path) -> set[str]:
@@ -63,6 +88,10 @@ def imports(path: Path) -> set[str]:
     return found
 
 
+def climbs(name: str, banned: tuple[str, ...]) -> bool:
+    return any(name == b or name.startswith(b + ".") for b in (*banned, *EVERY_LAYER))
+
+
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_layer_imports_only_downwards(package: str) -> None:
     modules = sorted((ROOT / package).rglob("*.py"))
@@ -70,11 +99,33 @@ def test_layer_imports_only_downwards(package: str) -> None:
     violations = [
         f"{path.relative_to(ROOT)} imports {name}"
         for path in modules
-        if path.name != "commands.py"
         for name in imports(path)
-        if any(name == banned or name.startswith(banned + ".") for banned in FORBIDDEN[package])
+        if climbs(name, FORBIDDEN[package])
     ]
     assert violations == []
+
+
+def test_base_modules_import_no_layer() -> None:
+    """``graphrag/*.py`` (settings, errors, names, logging) are what every layer shares: they import none."""
+    base = {path.stem for path in (ROOT / "graphrag").glob("*.py")}
+    violations = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in sorted((ROOT / "graphrag").glob("*.py"))
+        for name in imports(path)
+        if name == "ingest"
+        or name.startswith("ingest.")
+        or (name.startswith("graphrag.") and name.split(".")[1] not in base)
+    ]
+    assert violations == []
+
+
+def test_every_package_has_layer_rules() -> None:
+    """A new package gets its rules when it is made; only the command line's folder has none."""
+    packages = {
+        str(path.parent.relative_to(ROOT))
+        for path in [*(ROOT / "graphrag").glob("*/*.py"), ROOT / "ingest" / "__init__.py"]
+    }
+    assert packages - {CLI} == set(FORBIDDEN)
 
 
 def test_modules_stay_small() -> None:

@@ -19,7 +19,7 @@ from neo4j import GraphDatabase
 from graphrag.config import Settings
 from graphrag.errors import StoreUnavailable
 from graphrag.neo4j_local import distribution, probe
-from graphrag.neo4j_local.commands import neo4j
+from graphrag.cli.neo4j import neo4j
 
 
 def run(*args: str) -> tuple[int, str, str]:

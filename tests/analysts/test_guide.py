@@ -10,7 +10,7 @@ from threading import Thread
 
 import pytest
 
-from graphrag.guide.commands import guide_server
+from graphrag.cli.guide import guide_server
 from graphrag.guide.content import EXAMPLES, QUESTIONS, guide_html, parameters_command, style_grass, title_and_text
 from graphrag.neo4j_local import browser
 from graphrag.neo4j_local.distribution import Layout

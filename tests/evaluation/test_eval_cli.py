@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from bench.eval_factory import experiment
-from graphrag.evaluation.commands import eval_group
+from graphrag.cli.evaluation import eval_group
 
 pytestmark = pytest.mark.fast
 

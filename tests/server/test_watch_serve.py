@@ -18,7 +18,7 @@ from fastmcp import Client
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.server.app import create_server
-from graphrag.server.commands import watching
+from graphrag.cli.serve import watching
 from graphrag.stores.graph import GraphStore
 
 DEADLINE = 60.0  # seconds; a functional bound only (the speed is measured by bench/watch_latency.py)
@@ -45,7 +45,7 @@ async def until(check: Any) -> Any:
 async def test_saves_are_searchable_from_the_servers_own_ingest(
     graph: GraphStore, settings: Settings, embedder: Embedder, pack_copy: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level("INFO", logger="graphrag.server.commands")
+    caplog.set_level("INFO", logger="graphrag.cli.serve")
     mcp = create_server(settings, embedder=embedder, background=watching((pack_copy,), settings))
     async with Client(mcp) as client:
 

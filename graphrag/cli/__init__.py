@@ -16,17 +16,17 @@ from graphrag.config import Settings, settings_problems
 
 # name -> ("module:attribute" of a click command or group, one-line help for the listing)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "neo4j": ("graphrag.neo4j_local.commands:neo4j", "Start, stop or inspect the local Neo4j server."),
-    "check": ("ingest.commands:check_command", "Validate packs without writing anything."),
-    "ingest": ("ingest.commands:ingest_command", "Ingest packs into Neo4j and Qdrant (only what changed)."),
-    "watch": ("ingest.commands:watch_command", "Ingest packs again each time a file is saved."),
-    "report": ("ingest.commands:report_command", "Review packs: counts, problems, a schema picture (HTML)."),
-    "schema": ("graphrag.stores.commands:schema_command", "Print the live graph model (docs/analysts.md tables)."),
-    "guide": ("graphrag.guide.commands:guide", "Serve Neo4j Browser's guide and style for a server elsewhere."),
-    "serve": ("graphrag.server.commands:serve", "Run the MCP server (stdio or streamable HTTP)."),
-    "eval": ("graphrag.evaluation.commands:eval_group", "Offline retrieval evaluation: compare two arms."),
+    "neo4j": ("graphrag.cli.neo4j:neo4j", "Start, stop or inspect the local Neo4j server."),
+    "check": ("graphrag.cli.packs:check_command", "Validate packs without writing anything."),
+    "ingest": ("graphrag.cli.packs:ingest_command", "Ingest packs into Neo4j and Qdrant (only what changed)."),
+    "watch": ("graphrag.cli.packs:watch_command", "Ingest packs again each time a file is saved."),
+    "report": ("graphrag.cli.packs:report_command", "Review packs: counts, problems, a schema picture (HTML)."),
+    "schema": ("graphrag.cli.schema:schema_command", "Print the live graph model (docs/analysts.md tables)."),
+    "guide": ("graphrag.cli.guide:guide", "Serve Neo4j Browser's guide and style for a server elsewhere."),
+    "serve": ("graphrag.cli.serve:serve", "Run the MCP server (stdio or streamable HTTP)."),
+    "eval": ("graphrag.cli.evaluation:eval_group", "Offline retrieval evaluation: compare two arms."),
     "observations": (
-        "graphrag.observations.commands:observations",
+        "graphrag.cli.observations:observations",
         "The opt-in journal of what search returned: schema, roles, cleanup, status, export.",
     ),
 }
