@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from graphrag.stores.graph import GraphStore
-from ingest.commands import DANGLING_SHOWN
+from graphrag.cli.packs import DANGLING_SHOWN
 from ingest.pipeline import check
 from tests.ingest.test_cli import graphrag
 from tests.ingest.test_ingest_stores import count

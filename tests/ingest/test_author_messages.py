@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graphrag.stores.graph import GraphStore
-from ingest.commands import DANGLING_SHOWN
+from graphrag.cli.packs import DANGLING_SHOWN
 from ingest.packs import PackError
 from ingest.pipeline import check
 from tests.conftest import EXAMPLES
