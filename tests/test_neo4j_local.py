@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 from neo4j import GraphDatabase
 
+from graphrag.cli.neo4j import neo4j
 from graphrag.config import Settings
 from graphrag.errors import StoreUnavailable
 from graphrag.neo4j_local import distribution, probe
-from graphrag.cli.neo4j import neo4j
 
 
 def run(*args: str) -> tuple[int, str, str]:

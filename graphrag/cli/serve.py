@@ -54,7 +54,13 @@ def is_loopback(host: str) -> bool:
     help="Ingest this pack inside the server, and again on every save (repeat for several packs).",
 )
 def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, watched: tuple[Path, ...]) -> None:
-    """Serve the MCP tools: pack_search, pack_graph, pack_get and the memory (search, save_memory, ...).
+    """Serve the MCP tools.
+
+    \b
+    Packs:   pack_context (call it first for a question), pack_search, pack_graph, pack_get, pack_catalog
+    Memory:  search, save_memory, validate_memory, run_archivist
+    Team sources (over HTTP with a GitHub App and a tokens file): github_connect, connect_source,
+             reindex_source, disconnect_source, get_document, put_document
 
     \b
     Example:

@@ -43,13 +43,14 @@ and meaning; pack_graph follows typed links (neighbourhood, shortest paths with 
 their kinds and relation names with counts. Resources: packs://catalog (the same), pack://{id} (an entity as
 markdown). Prompt: multi_hop_answer guides an answer through these tools.
 search finds saved memory records, not packs (with provenance, freshness status and graph_relations);
-save_memory saves one; validate_memory checks all records of one source against its current hash.
+save_memory saves one; validate_memory checks all records of one source against its current hash;
+run_archivist rebuilds a workspace's links between records and entities.
 Errors start with a stable code: not_found, invalid_argument, forbidden, workspace_inactive, rate_limited,
 response_too_large, document_changed, conflict, unavailable, internal; an unknown name lists the nearest ones."""
 TEAM_INSTRUCTIONS = """
 Team sources (packs github:owner/repo in GitHub repositories): github_connect, then connect_source; they are
-seen only while GitHub lets you read them. get_document reads a file live (pages with cursor='start'),
-put_document writes it over the sha you read."""
+seen only while GitHub lets you read them; reindex_source indexes one again, disconnect_source drops it.
+get_document reads a file live (pages with cursor='start'), put_document writes it over the sha you read."""
 Transport = Literal["stdio", "http"]
 QUERY_RETRY_SECONDS = 3  # a call waits this long for a lost Neo4j before it answers `unavailable`
 HEALTH_SECONDS = 1.5  # /health answers within this (load balancers time out at 2 s and more)

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
-from graphrag.stores.graph import GraphStore
 from graphrag.cli.packs import DANGLING_SHOWN
+from graphrag.stores.graph import GraphStore
 from ingest.pipeline import check
 from tests.ingest.test_cli import graphrag
 from tests.ingest.test_ingest_stores import count

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from graphrag.stores.graph import GraphStore
 from graphrag.cli.packs import DANGLING_SHOWN
+from graphrag.stores.graph import GraphStore
 from ingest.packs import PackError
 from ingest.pipeline import check
 from tests.conftest import EXAMPLES

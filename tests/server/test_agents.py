@@ -4,15 +4,18 @@ hold, filters that never answer a silent empty list, ids in any case, and words 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
 from mcp.types import ListToolsResult
 
 import graphrag
+from graphrag.cli import main
 from graphrag.server.app import create_server
 from tests.server.conftest import TEAM_TOOLS, team_settings, write_entity
 
@@ -63,6 +66,20 @@ async def test_team_tools_are_listed_only_over_http_with_github_and_tokens(
     for transport, without in (("stdio", served), ("http", served.model_copy(update={"graphrag_tokens_file": None}))):
         async with Client(create_server(without, embedder=embedder, transport=transport)) as client:
             assert not TEAM_TOOLS & {tool.name for tool in await client.list_tools()}, transport
+
+
+async def test_every_tool_is_named_in_the_instructions_and_the_serve_help(
+    run_ingest, settings, embedder, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Some clients drop server instructions and people read ``--help``: both name every tool there is."""
+    served = team_settings(settings, tmp_path / "tokens.yaml")
+    async with Client(create_server(served, embedder=embedder, transport="http")) as http:
+        names = {tool.name for tool in await http.list_tools()}
+        instructions = http.instructions or ""
+    help_text = CliRunner().invoke(main, ["serve", "--help"]).output
+    assert names > TEAM_TOOLS
+    assert [n for n in sorted(names) if not re.search(rf"\b{n}\b", instructions)] == []
+    assert [n for n in sorted(names) if not re.search(rf"\b{n}\b", help_text)] == []
 
 
 async def test_server_info_is_this_projects(example: Client[Any]) -> None:

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
+from graphrag.cli.serve import watching
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.server.app import create_server
-from graphrag.cli.serve import watching
 from graphrag.stores.graph import GraphStore
 
 DEADLINE = 60.0  # seconds; a functional bound only (the speed is measured by bench/watch_latency.py)
