@@ -90,6 +90,7 @@ def style_json() -> str:
             for key, _, value in (line.partition(":") for line in body.split(";"))
             if value.strip()
         )
+        # selector { key: value; ... }, where a caption's "{property}" is a brace pair inside the rule
         for selector, body in re.findall(r"([^{}]+)\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}", style_grass())
     }
     return json.dumps(rules, separators=(",", ":"))

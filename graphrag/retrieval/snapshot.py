@@ -101,6 +101,7 @@ class GraphSnapshot:
         reread = {*written, *(row[end] for row in links for end in ("source", "target"))}
         reread.update(old.ids[row] for row in copy.links.sources[was_linked].tolist())
         reread.update(old.ids[row] for row in copy.links.targets[was_linked].tolist())
+        # neighbours too: a removed entity may stay as a placeholder, a placeholder may be pruned or become real
         fresh = {row["id"]: row for row in self._graph.read("retrieval_names_of", ids=sorted(reread))}
         kept = [_names_row(old, row) for row, i in enumerate(old.ids) if i not in reread]
         rows = kept + [fresh[i] for i in sorted(fresh)]
