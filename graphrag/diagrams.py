@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ from graphrag.errors import GraphRagError
 
 MISSING_BOX = "Missing"  # targets no file defines: drawn dashed, like Browser sets placeholders apart
 MAX_ARROWS = 60  # past this a picture is a hairball: the most used arrows are drawn, the tables list the rest
+MAX_LINES = 6  # relations named on one arrow (or self-loop); the rest are counted as "+ N more"
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,9 @@ class Arrow:
 
 def schema_svg(boxes: dict[str, int], arrows: Sequence[Arrow]) -> tuple[str, int]:
     """An inline SVG (no XML prolog, no external reference) of ``boxes`` (name -> count) and the ``MAX_ARROWS``
-    most used ``arrows``, and how many arrows were left out."""
+    most used ``arrows``, and how many arrows were left out. The relations between one pair of boxes share one
+    arrow whose label lists them, most used first: a dozen self-loops on one box drew a dozen labels on top of
+    each other."""
     import graphviz  # imported here: only the pictures need it
 
     if shutil.which("dot") is None:
@@ -43,11 +47,21 @@ def schema_svg(boxes: dict[str, int], arrows: Sequence[Arrow]) -> tuple[str, int
     for name, count in sorted(boxes.items()):
         dashed = {"style": "rounded,dashed", "fillcolor": "#FFFFFF", "color": "#D0342C"} if name == MISSING_BOX else {}
         graph.node(_node_id(name), f"{name}\n{count:,}", **dashed)
-    drawn = sorted(arrows, key=lambda a: (-a.count, a.source, a.relation, a.target))[:MAX_ARROWS]
-    for arrow in sorted(drawn, key=lambda a: (a.source, a.relation, a.target)):
-        graph.edge(_node_id(arrow.source), _node_id(arrow.target), label=f"{arrow.relation} ({arrow.count:,})")
+    drawn = drawn_arrows(arrows)
+    pairs: dict[tuple[str, str], list[Arrow]] = defaultdict(list)
+    for arrow in drawn:  # most used first
+        pairs[(arrow.source, arrow.target)].append(arrow)
+    for (source, target), shared in sorted(pairs.items()):
+        lines = [f"{a.relation} ({a.count:,})" for a in shared[:MAX_LINES]]
+        lines += [f"+ {len(shared) - MAX_LINES} more"] if len(shared) > MAX_LINES else []
+        graph.edge(_node_id(source), _node_id(target), label="\n".join(lines))
     svg = graph.pipe(format="svg", encoding="utf-8")
     return svg[svg.index("<svg") :], len(arrows) - len(drawn)
+
+
+def drawn_arrows(arrows: Sequence[Arrow]) -> list[Arrow]:
+    """The ``MAX_ARROWS`` most used arrows: those a picture draws, most used first."""
+    return sorted(arrows, key=lambda a: (-a.count, a.source, a.relation, a.target))[:MAX_ARROWS]
 
 
 def _node_id(name: str) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from html import escape
 
-from graphrag.diagrams import schema_svg
+from graphrag.diagrams import drawn_arrows, schema_svg
 from ingest.overview import EntityRow, PackOverview
 from ingest.report import Problem
 
@@ -21,7 +21,7 @@ h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;bord
 table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{text-align:left;padding:.25rem .6rem;
  border-bottom:1px solid #e4e7eb;vertical-align:top}th{background:#f5f7fa}td.n{text-align:right}
 code{font-size:.92em;background:#f5f7fa;padding:0 .2em;border-radius:3px}
-.schema{overflow-x:auto;border:1px solid #e4e7eb;border-radius:6px;padding:.5rem}.schema svg{height:auto}
+.schema{border:1px solid #e4e7eb;border-radius:6px;padding:.5rem}.schema svg{max-width:100%;height:auto}
 .ok{color:#2e7d32}
 """
 
@@ -64,8 +64,21 @@ def _figure(label: str, value: int, bad: bool = False) -> str:
 def render_html(view: PackOverview) -> str:
     names = ", ".join(p.pack for p in view.packs)
     boxes, arrows = view.diagram()
-    svg, left_out = schema_svg(boxes, arrows)
+    drawn = {end for a in drawn_arrows(arrows) for end in (a.source, a.target)}
+    linked = {end for a in arrows for end in (a.source, a.target)}
+    svg, left_out = schema_svg({k: n for k, n in boxes.items() if k in drawn}, arrows)
     omitted = f'<p class="muted">{left_out:,} less used arrows are not drawn; the tables list every link.</p>'
+    apart = "".join(
+        f'<p class="muted">{label}: {escape(", ".join(f"{kind} ({n:,})" for kind, n in kinds))}.</p>'
+        for label, kinds in (
+            ("Kinds with no links", [(k, n) for k, n in sorted(boxes.items()) if k not in linked]),
+            (
+                "Kinds linked only by less used arrows",
+                [(k, n) for k, n in sorted(boxes.items()) if k in linked - drawn],
+            ),
+        )
+        if kinds
+    )
     figures = "".join(
         [
             _figure("entities", view.entities),
@@ -81,7 +94,7 @@ def render_html(view: PackOverview) -> str:
     sections = [
         (
             "Schema: kinds and the relations between them",
-            f'<div class="schema">{svg}</div>' + (omitted if left_out else ""),
+            f'<div class="schema">{svg}</div>' + (omitted if left_out else "") + apart,
         ),
         ("Rejected files", _problems(view.rejected)),
         ("Duplicate ids", _problems(view.duplicate_ids)),

@@ -92,10 +92,12 @@ def ingest(
     graph: GraphStore | None = None,
     on_vectors: Callable[[VectorUpdate], None] | None = None,
     named: Named | None = None,
+    schema: bool = True,
 ) -> IngestReport:
     """``graph``: an open store to use (else one is opened and closed here); ``on_vectors`` receives what was
     written to the vectors, once, after the graph is written too (a server applies it to its copy);
-    ``named``: pack ids the service gives to some of the folders (team sources' mirrors)."""
+    ``named``: pack ids the service gives to some of the folders (team sources' mirrors); ``schema``: False
+    when this caller ensured the graph's schema already (a watcher, after its first run)."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
     packs = open_packs(paths, named)
@@ -104,7 +106,8 @@ def ingest(
     written: list[tuple[list[dict[str, Any]], Vectors]] = []
     with nullcontext(graph) if graph is not None else GraphStore.connect(settings) as graph, ExitStack() as opened:
         with _timed(timings, "neo4j_read"):
-            graph.ensure_schema()
+            if schema:
+                graph.ensure_schema()
             stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
             refuse_taken_ids(packs, stored_packs)
             stored = {r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)}

@@ -4,8 +4,10 @@ guide open, set its parameters, run its first question, and save screenshots.
 Needs a running local server (`graphrag neo4j start`) with a pack ingested; reads NEO4J_URI, NEO4J_HTTP_PORT and
 NEO4J_PASSWORD like the service. Fails (exit 1) unless Browser connects, the guide opens by itself at connect
 (the server's ``browser.post_connect_cmd``: the check never opens it by hand, since that would hide the very
-setting it checks), the first question draws a graph without the pack hub, and placeholders are drawn apart
-from real entities. The page's console goes to ``browser-console.log`` beside the screenshots.
+setting it checks) with the style applied and no frame showing the style's text, the first question draws the
+neighbourhood the examples pick (no more nodes than the database returns, no pack hub), and placeholders are
+drawn apart from real entities and captioned by their whole id. The page's console goes to ``browser-console.log``
+beside the screenshots.
 
     .venv/bin/python -m scripts.check_browser --out .graphrag/screenshots
 """
@@ -31,9 +33,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from graphrag.config import Settings
-from graphrag.guide.content import QUESTIONS, title_and_text
+from graphrag.guide.content import EXAMPLES, QUESTIONS, title_and_text
 from graphrag.neo4j_local import probe
 from graphrag.stores.cypher import query
+from graphrag.stores.graph import GraphStore
 from scripts.headless import chromium
 
 WAIT_S = 60  # the longest any one step may take
@@ -44,7 +47,7 @@ PACK_FILL = "#2b2d42"  # and node.Pack color
 CONNECT = (By.CSS_SELECTOR, "button[data-testid='connect']")
 BLOCKS = (By.CSS_SELECTOR, "pre.runnable")
 RUN = (By.CSS_SELECTOR, "[data-testid='editor-Run']")
-CONNECTED = "You are connected as user"  # what Browser's connect frame says once it has connected
+STYLE_TEXT = "text-color-internal"  # in the frame that shows the style as text, which post_connect_cmd clears
 # Where an element is, or null while anything on the page is still moving (endless spinners aside): Browser slides
 # each new frame in, and opens its guide drawer, with short CSS animations.
 BOX_JS = """
@@ -143,9 +146,13 @@ def check(out: Path) -> list[str]:
     bolt = urlsplit(settings.neo4j_uri)
     url = f"http://127.0.0.1:{settings.neo4j_http_port}/browser/?dbms=neo4j://{settings.neo4j_user}@{bolt.hostname}:{bolt.port}"
     first_title, _ = title_and_text(query(QUESTIONS[0]))
+    with GraphStore.connect(settings) as graph:
+        example = graph.read(EXAMPLES)[0]["id"]
+        rows = graph.read(QUESTIONS[0], id=example)
+    nodes = {step["id"]: "kind" not in step for row in rows for step in row["p"] if isinstance(step, dict)}
     with chromium() as driver:
         try:
-            return steps(driver, url, first_title, out, settings.neo4j_password.get_secret_value())
+            return steps(driver, url, first_title, out, settings.neo4j_password.get_secret_value(), nodes)
         except TimeoutException as exc:
             driver.save_screenshot(str(out / "browser-failed.png"))
             return [f"{exc.msg or 'a step timed out'} (waited up to {WAIT_S} s); see {out / 'browser-failed.png'}"]
@@ -167,20 +174,24 @@ def run_block(driver: Any, index: int, what: str) -> None:
     click(driver, lambda d: d.find_element(*RUN), lambda d: not in_editor(d), "the editor's run button")
 
 
-def steps(driver: Any, url: str, first_title: str, out: Path, password_text: str) -> list[str]:
+def steps(
+    driver: Any, url: str, first_title: str, out: Path, password_text: str, expected: dict[str, bool]
+) -> list[str]:
+    """``expected``: the nodes the first question returns (id -> is a placeholder)."""
     problems: list[str] = []
     wait = WebDriverWait(driver, WAIT_S)
     driver.get(url)
     wait.until(lambda d: d.find_element(*CONNECT), "Browser showed no connect form")
     driver.find_element(By.CSS_SELECTOR, "input[data-testid='password']").send_keys(password_text)
     click(driver, lambda d: d.find_element(*CONNECT), lambda d: not d.find_elements(*CONNECT), "Connect")
-    wait.until(lambda d: CONNECTED in body_text(d), "Browser did not connect")
     # From here on nothing is clicked until the guide is there: the server's post_connect_cmd must open it.
     wait.until(lambda d: d.find_elements(*BLOCKS), "the guide did not open at connect (browser.post_connect_cmd)")
     wait.until(standing_still(lambda d: d.find_elements(*BLOCKS)[0]), "the guide never stood still")
     driver.save_screenshot(str(out / "browser-guide.png"))
     if first_title not in body_text(driver):
         problems.append(f"the guide that opened at connect is not ours (no {first_title!r} on the page)")
+    if STYLE_TEXT in body_text(driver):
+        problems.append("a frame shows the style's text: post_connect_cmd should apply it without one")
     run_block(driver, 0, "parameters")  # :param [...] => { cypher/browser_examples }
     wait.until(lambda d: '"other":' in body_text(d), "the parameters were not set")  # the :param frame
     run_block(driver, 1, "first question")
@@ -190,8 +201,13 @@ def steps(driver: Any, url: str, first_title: str, out: Path, password_text: str
     print(
         f"guide opened; first question drew {len(nodes)} nodes, {len(placeholders)} placeholders; screenshots in {out}"
     )
-    if not placeholders:
-        problems.append(f"no placeholder drawn apart (outline {MISSING_STROKE}) among {nodes}")
+    if len(nodes) != len(expected):
+        problems.append(f"the first question drew {len(nodes)} nodes where the database returns {len(expected)}")
+    wanted = sorted(i for i, missing in expected.items() if missing)
+    if sorted(n["caption"] for n in placeholders) != wanted:
+        problems.append(
+            f"placeholders drawn apart (outline {MISSING_STROKE}) and captioned {placeholders}, not {wanted}"
+        )
     if any(n["fill"] == "#ffffff" and n not in placeholders for n in nodes):
         problems.append("a real entity is drawn white, like a placeholder")
     if any(n["fill"] == PACK_FILL for n in nodes):

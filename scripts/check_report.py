@@ -1,6 +1,7 @@
 """Check `graphrag report --html` as a reviewer opens it: offline, in a real headless Chromium. The page must
 load with no request leaving the file, its schema SVG must render with a size, and every rejected file must be
-named on it. Saves a screenshot per pack.
+named on it, and the schema picture must fit the page's width (no sideways scrolling). Saves a screenshot per pack,
+and one of its schema picture alone.
 
     .venv/bin/python -m scripts.check_report examples/space-missions --out .graphrag/screenshots
 """
@@ -11,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from selenium.webdriver.common.by import By
+
 from ingest.overview import overview
 from ingest.overview_html import render_html
 from scripts.headless import chromium
@@ -19,8 +22,10 @@ from scripts.headless import chromium
 PAGE_JS = """
 const svg = document.querySelector('.schema svg');
 const box = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
+const frame = document.querySelector('.schema');
 return {resources: performance.getEntriesByType('resource').map(e => e.name),
         svg: [box.width, box.height], text: document.body.innerText,
+        scrolls: frame ? frame.scrollWidth > frame.clientWidth : false,
         height: document.documentElement.scrollHeight};
 """
 
@@ -34,9 +39,14 @@ def check(pack: Path, out: Path) -> list[str]:
         seen = driver.execute_script(PAGE_JS)
         driver.set_window_size(1280, min(int(seen["height"]) + 40, 6000))
         driver.save_screenshot(str(out / f"report-{pack.resolve().name}.png"))
+        driver.find_element(By.CSS_SELECTOR, ".schema").screenshot(
+            str(out / f"report-{pack.resolve().name}-schema.png")
+        )
     problems = [f"{page.name} loaded {url}" for url in seen["resources"]]
     if min(seen["svg"]) < 50:
         problems.append(f"{page.name}: the schema SVG did not render (size {seen['svg']})")
+    if seen["scrolls"]:
+        problems.append(f"{page.name}: the schema picture is wider than the page (it scrolls sideways)")
     problems += [f"{page.name} does not name {p.path}" for p in view.rejected if p.path not in seen["text"]]
     rejected = sorted({p.path for p in view.rejected})
     print(f"{page.name}: schema {seen['svg'][0]:.0f}x{seen['svg'][1]:.0f} px, rejected files named: {rejected}")

@@ -194,7 +194,9 @@ def watch_command(packs: tuple[Path, ...]) -> None:
 
     try:
         embedder = load_embedder(settings.graphrag_embedder)
-        watcher = PackWatcher(packs, graph, lambda: ingest(packs, settings, embedder=embedder, graph=graph))
+        watcher = PackWatcher(
+            packs, graph, lambda schema: ingest(packs, settings, embedder=embedder, graph=graph, schema=schema)
+        )
         with answering():  # a store that stops answering ends the watch: one line, exit 2
             watcher.run(
                 first, lambda save: click.echo(save.render()), lambda exc: click.echo(f"error: {exc}", err=True)

@@ -108,8 +108,10 @@ def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services,
         watcher = PackWatcher(
             packs,
             found.graph,
-            lambda: found.live.write(
-                lambda sink: ingest(packs, settings, embedder=found.embedder, graph=found.graph, on_vectors=sink)
+            lambda schema: found.live.write(
+                lambda sink: ingest(
+                    packs, settings, embedder=found.embedder, graph=found.graph, on_vectors=sink, schema=schema
+                )
             ),
         )
 

@@ -9,6 +9,8 @@ when clicked.
 from __future__ import annotations
 
 import html
+import json
+import re
 from pathlib import Path
 
 from graphrag.stores.cypher import CypherFile, query
@@ -79,6 +81,23 @@ def style_grass() -> str:
     return STYLE.read_text(encoding="utf-8")
 
 
+def style_json() -> str:
+    """The style as the JSON Browser's ``:style`` also reads (selector -> property -> value): it holds no ``;``,
+    which would split the post-connect command, so it can be given inline."""
+    rules = {
+        selector.strip(): dict(
+            (key.strip(), value.strip().strip('"'))
+            for key, _, value in (line.partition(":") for line in body.split(";"))
+            if value.strip()
+        )
+        # selector { key: value; ... }, where a caption's "{property}" is a brace pair inside the rule
+        for selector, body in re.findall(r"([^{}]+)\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}", style_grass())
+    }
+    return json.dumps(rules, separators=(",", ":"))
+
+
 def post_connect_command(base_url: str) -> str:
-    """``browser.post_connect_cmd``: apply the style, then open the guide in Browser's sidebar."""
-    return f"style {base_url}/{STYLE_FILE}; guide {base_url}/{GUIDE_FILE}"
+    """``browser.post_connect_cmd``: apply the style, clear the frame Browser shows it in (the whole style as text,
+    a screen high), then open the guide in Browser's sidebar. Given inline, the style is applied before ``clear``
+    runs; fetched from a URL, its frame would come after."""
+    return f"style {style_json()}; clear; guide {base_url}/{GUIDE_FILE}"

@@ -4,7 +4,8 @@ the graph snapshot) brought up to date by that ingest itself, not by the next ma
 Out of process, an edit reaches search in three steps: the watcher's ingest (about 1 s, most of it loading
 the model and connecting), the server's next marker check (up to 2 s), then a reload of every vector. Here
 the ingest reuses the server's model and Neo4j driver, and hands over the vectors it wrote, which replace
-their rows in the mirror; the graph snapshot is read again once, after the vectors are in place. Searches
+their rows in the mirror; the graph snapshot is patched where the ingest wrote or removed entities (their
+rows, neighbours and links read again, not the whole graph), after the vectors are in place. Searches
 meanwhile answer from the copies as they were (``hold``), so none of them reloads halfway or opens the
 Qdrant folder the ingest holds.
 """
@@ -14,15 +15,15 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from graphrag.stores.vectors import VectorUpdate
+from ingest.report import IngestReport
 
 if TYPE_CHECKING:  # Services holds this process's LiveIndex
     from graphrag.server.context import Services
 
-R = TypeVar("R")
-Write = Callable[[Callable[[VectorUpdate], None]], R]  # an ingest, given where to send its vector changes
+Write = Callable[[Callable[[VectorUpdate], None]], IngestReport]  # an ingest, given where to send its vectors
 log = logging.getLogger(__name__)
 
 
@@ -33,20 +34,20 @@ class LiveIndex:
         self._services = services
         self._lock = threading.Lock()
 
-    def write(self, work: Write[R]) -> R:
+    def write(self, work: Write) -> IngestReport:
         found = self._services
         with self._lock:
             before = found.graph.read("search_marker")[0]
             updates: list[VectorUpdate] = []
             with found.snapshot.hold():
                 with found.vectors.hold():
-                    result = work(updates.append)
+                    report = work(updates.append)
                     for update in updates:
                         found.vectors.apply(update, before)
                 # searchable from here: Neo4j and the vectors hold the edit; the names and links the
-                # retrievers link and walk with follow a read later (0.1 to 0.3 s at 1,000 entities)
-                found.snapshot.reload(before)
-            return result
+                # retrievers link and walk with follow two small reads later
+                found.snapshot.patch([*report.added, *report.updated, *report.removed], before)
+            return report
 
 
 Background = Callable[["Services", threading.Event], None]  # runs beside the server until the event is set

@@ -3,6 +3,7 @@ are served where Browser fetches them."""
 
 from __future__ import annotations
 
+import json
 import urllib.request
 from html import escape
 from pathlib import Path
@@ -11,7 +12,16 @@ from threading import Thread
 import pytest
 
 from graphrag.cli.guide import guide_server
-from graphrag.guide.content import EXAMPLES, QUESTIONS, guide_html, parameters_command, style_grass, title_and_text
+from graphrag.guide.content import (
+    EXAMPLES,
+    QUESTIONS,
+    guide_html,
+    parameters_command,
+    post_connect_command,
+    style_grass,
+    style_json,
+    title_and_text,
+)
 from graphrag.neo4j_local import browser
 from graphrag.neo4j_local.distribution import Layout
 from graphrag.stores.cypher import cypher_dir, query
@@ -40,6 +50,29 @@ def test_the_first_slide_sets_every_parameter_the_questions_use() -> None:
 
 def test_the_examples_pick_a_real_entity_and_the_farthest_one(example_graph: GraphStore) -> None:
     assert example_graph.read(EXAMPLES) == [{"id": "SM.MISSION.APOLLO11", "other": "SM.CRAFT.LUNOKHOD1"}]
+
+
+def test_the_first_question_starts_where_it_draws_a_picture_not_a_hairball(
+    graph: GraphStore,
+    run_ingest,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    """On a real pack the most linked entity drew 152 nodes. A hub with 45 links, each of whose leaves reaches the
+    other 44 through it, is passed over for an entity with fewer links and a neighbourhood one can read; the hub
+    itself, asked for by hand, draws at most 40 paths."""
+    pack = tmp_path / "hub"
+    pack.mkdir()
+    leaves = [f"H.LEAF.{i:02d}" for i in range(45)]
+    (pack / "hub.md").write_text(f"---\nid: H.HUB\nrelated: {{uses: [{', '.join(leaves)}]}}\n---\n", encoding="utf-8")
+    for leaf in leaves:
+        (pack / f"{leaf}.md").write_text(f"---\nid: {leaf}\n---\n", encoding="utf-8")
+    (pack / "mid.md").write_text("---\nid: H.MID\nrelated: {uses: [H.A, H.B], part_of: [H.C]}\n---\n", encoding="utf-8")
+    for name in ("H.A", "H.B", "H.C"):
+        (pack / f"{name}.md").write_text(f"---\nid: {name}\n---\n", encoding="utf-8")
+    run_ingest(pack)
+
+    assert graph.read(EXAMPLES)[0]["id"] == "H.MID"
+    assert len(graph.read("browser_neighbourhood", id="H.HUB")) == 40
 
 
 @pytest.mark.parametrize("name", QUESTIONS)
@@ -86,6 +119,7 @@ def test_placeholders_are_styled_apart_and_titles_are_captions() -> None:
     style = style_grass()
     missing = style[style.index("node.Missing {") :].split("\n}", 1)[0]
     assert "color: #FFFFFF" in missing and "border-color: #D0342C" in missing
+    assert 'caption: "{id}"' in missing  # a placeholder has no title of its own
     assert 'caption: "{title}"' in style[style.index("node.Entity {") :].split("\n}", 1)[0]
     assert style.index("node.Entity {") < style.index("node.Missing {"), "Browser applies later rules last"
 
@@ -124,7 +158,16 @@ def test_the_local_bundle_puts_the_guide_beside_browser(tmp_path: Path) -> None:
         assert bundle.read("browser/graphrag/guide.html").decode() == guide_html()
     lines = browser.config_lines(layout, 7474)
     assert f"internal.dbms.web_dir_path={browser.web_dir(layout)}" in lines
-    assert (
-        "browser.post_connect_cmd=style http://127.0.0.1:7474/browser/graphrag/style.grass;"
-        " guide http://127.0.0.1:7474/browser/graphrag/guide.html"
-    ) in lines
+    assert f"browser.post_connect_cmd={post_connect_command('http://127.0.0.1:7474/browser/graphrag')}" in lines
+
+
+def test_the_style_is_applied_inline_and_its_frame_cleared_before_the_guide_opens() -> None:
+    """Fetched from a URL, the style came in a frame a screen high showing its text, after any `clear` had run."""
+    commands = post_connect_command("http://127.0.0.1:7474/browser/graphrag").split(";")  # as Browser splits it
+    assert [c.strip().split(" ", 1)[0] for c in commands] == ["style", "clear", "guide"]
+    assert commands[0].strip() == f"style {style_json()}"
+    rules = json.loads(style_json())
+    assert rules["node.Missing"]["caption"] == "{id}" and rules["node.Entity"]["caption"] == "{title}"
+    assert rules["node"]["diameter"] == "50px" and list(rules) == [
+        "node", "relationship", "node.Entity", "node.Pack", "node.Missing", "node.MemoryRecord"
+    ]  # fmt: skip

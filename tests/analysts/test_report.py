@@ -69,3 +69,21 @@ def test_pack_personal_names_its_three_rejected_files(corpus: Path, tmp_path: Pa
         "02-domain-entities/formalizations/PD.FORM.108-intellectual-rcs.md",
     ]
     assert check(pack, tmp_path) == []
+
+
+def test_the_schema_draws_one_arrow_per_pair_of_kinds_and_lists_unlinked_kinds_apart(pack_copy: Path) -> None:
+    """On a large pack a dozen self-loops on one kind drew their labels on top of each other, and kinds without
+    links stood in a column of their own, widening the picture."""
+    (pack_copy / "hermit.md").write_text("---\nid: SM.HERMIT\nkind: hermit\ntitle: Hermit\n---\n", encoding="utf-8")
+    (pack_copy / "cave-a.md").write_text(
+        "---\nid: SM.CAVE.A\nkind: cave\ntitle: Cave A\nrelated: {near: [SM.CAVE.B], under: [SM.CAVE.B]}\n---\n",
+        encoding="utf-8",
+    )
+    (pack_copy / "cave-b.md").write_text("---\nid: SM.CAVE.B\nkind: cave\ntitle: Cave B\n---\n", encoding="utf-8")
+    view = overview([pack_copy])
+    page = render_html(view)
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    pairs = {(a.source, a.target) for a in view.diagram()[1]}
+    assert svg.count('class="edge"') == len(pairs) < len(view.diagram()[1])
+    assert "near (1)" in svg and "under (1)" in svg  # the two self-loops of cave, on one arrow
+    assert "Kinds with no links: hermit (1)." in page and "hermit" not in svg

@@ -110,7 +110,9 @@ def test_a_link_out_of_the_pack_saved_while_watching_is_refused(
     root = tmp_path / "p"
     put(root, "a.md", "---\nid: A\n---\nA.\n")
     put(tmp_path / "outside", "password.md", SECRET)
-    watcher = PackWatcher([root], graph, lambda: ingest([root], settings, embedder=embedder, graph=graph))
+    watcher = PackWatcher(
+        [root], graph, lambda schema: ingest([root], settings, embedder=embedder, graph=graph, schema=schema)
+    )
     watcher.start()
 
     (root / "leak.md").symlink_to(tmp_path / "outside" / "password.md")
@@ -131,8 +133,8 @@ def test_a_save_made_while_the_watcher_arms_is_ingested(
     stop = threading.Event()
     saves: list[SaveReport] = []
 
-    def first_ingest() -> IngestReport:
-        report = ingest([root], settings, embedder=embedder, graph=graph)
+    def first_ingest(schema: bool) -> IngestReport:
+        report = ingest([root], settings, embedder=embedder, graph=graph, schema=schema)
         if not saves:
             put(root, "a.md", "---\nid: A\ntitle: Saved while arming\n---\nA.\n")
         return report
