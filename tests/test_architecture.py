@@ -128,6 +128,39 @@ def test_every_package_has_layer_rules() -> None:
     assert packages - {CLI} == set(FORBIDDEN)
 
 
+def runtime_imports(path: Path) -> set[str]:
+    """The modules ``path`` imports when it runs: anywhere in it, but for ``if TYPE_CHECKING:`` blocks."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+        for inner in ast.walk(node)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """Two modules that need each other are one idea cut in two, or a half-built object passed around."""
+    modules = {
+        ".".join(path.with_suffix("").relative_to(ROOT).parts).removesuffix(".__init__"): path
+        for folder in ("graphrag", "ingest")
+        for path in (ROOT / folder).rglob("*.py")
+    }
+    edges = {name: runtime_imports(path) & modules.keys() for name, path in modules.items()}
+    cycles = sorted(f"{a} <-> {b}" for a, found in edges.items() for b in found if a < b and a in edges[b])
+    assert cycles == []
+
+
 def test_modules_stay_small() -> None:
     """One idea per module: a file past 500 lines is a sign two ideas share it."""
     big = [

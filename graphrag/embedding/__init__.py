@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -29,26 +29,16 @@ class Embedder(Protocol):
         ...
 
 
-def _use(denoise: bool) -> Callable[[], Embedder]:
-    def factory() -> Embedder:
-        from graphrag.embedding.use import UniversalSentenceEncoder
-
-        return UniversalSentenceEncoder(denoise=denoise)
-
-    return factory
-
-
-BUILT_IN: dict[str, Callable[[], Embedder]] = {
-    "use-multilingual-v3": _use(denoise=False),
-    "use-multilingual-v3-denoise": _use(denoise=True),
+# name -> its factory, imported only when chosen (the model's package is heavy)
+BUILT_IN: dict[str, str] = {
+    "use-multilingual-v3": "graphrag.embedding.use:plain",
+    "use-multilingual-v3-denoise": "graphrag.embedding.use:denoised",
 }
 
 
 def load_embedder(name: str) -> Embedder:
-    if name in BUILT_IN:
-        return BUILT_IN[name]()
-    if ":" in name:
-        embedder = plugged("GRAPHRAG_EMBEDDER", name)
+    if name in BUILT_IN or ":" in name:
+        embedder = plugged("GRAPHRAG_EMBEDDER", BUILT_IN.get(name, name))
         if not isinstance(embedder, Embedder):
             raise InvalidArgument(f"GRAPHRAG_EMBEDDER={name!r} did not give an embedder (id, dimension, embed)")
         return embedder

@@ -41,3 +41,11 @@ class UniversalSentenceEncoder:
         for start in range(BATCH, len(clipped), BATCH):
             rows.append(np.asarray(self._model.encode(clipped[start : start + BATCH]), dtype=np.float32))
         return np.vstack(rows)
+
+
+def plain() -> UniversalSentenceEncoder:
+    return UniversalSentenceEncoder()
+
+
+def denoised() -> UniversalSentenceEncoder:
+    return UniversalSentenceEncoder(denoise=True)

@@ -24,9 +24,8 @@ from graphrag.retrieval.vectors import open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.access import load_access
 from graphrag.server.call_log import CallLog
-from graphrag.server.context import Services
+from graphrag.server.context import Background, Services
 from graphrag.server.errors import ToolErrors
-from graphrag.server.live import Background
 from graphrag.server.memory_tools import register_memory_tools
 from graphrag.server.observing import ObservationHook, ObservationRuntime, register_feedback_tool
 from graphrag.server.prompts import register_prompts
@@ -113,7 +112,7 @@ class StoreLifespan:
         except BaseException:
             graph.close()
             raise
-        return Services(self._settings, graph, embedder, vectors, RelationVocabulary(graph), self._search)
+        return Services.open(self._settings, graph, embedder, vectors, RelationVocabulary(graph), self._search)
 
     async def health(self, request: Request) -> JSONResponse:
         """``GET /health`` for load balancers, unauthenticated: ``ok`` (200) or ``unavailable`` naming the store

@@ -5,7 +5,9 @@ Tools read it with ``services(ctx)``; the server's lifespan creates it once per 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from fastmcp import Context
 
@@ -22,7 +24,7 @@ from graphrag.stores.graph import GraphStore
 from ingest.team_indexer import Indexer
 
 
-@dataclass
+@dataclass(frozen=True)
 class Services:
     settings: Settings
     graph: GraphStore
@@ -30,16 +32,30 @@ class Services:
     vectors: VectorIndex
     relations: RelationVocabulary
     search: SearchConfig  # what shapes every ranking (GRAPHRAG_SEARCH_CONFIG, or the default)
-    snapshot: GraphSnapshot = field(init=False)  # the in-memory graph the retrievers share
-    live: LiveIndex = field(init=False)  # this process's own writes (serve --watch, team sources)
-    teams: TeamSources = field(init=False)
-    indexer: Indexer = field(init=False)
+    snapshot: GraphSnapshot  # the in-memory graph the retrievers share
+    live: LiveIndex  # this process's own writes (serve --watch, team sources)
+    teams: TeamSources
+    indexer: Indexer
 
-    def __post_init__(self) -> None:
-        self.snapshot = GraphSnapshot(self.graph, self.relations)
-        self.live = LiveIndex(self)
-        self.teams = TeamSources(self.graph, app_of(self.settings))
-        self.indexer = Indexer(self.settings, self.graph, self.embedder, self.live.write, self.teams)
+    @classmethod
+    def open(
+        cls,
+        settings: Settings,
+        graph: GraphStore,
+        embedder: Embedder,
+        vectors: VectorIndex,
+        relations: RelationVocabulary,
+        search: SearchConfig,
+    ) -> Services:
+        """Each collaborator built from the ones it needs, lowest first, so none reaches a half-built whole."""
+        snapshot = GraphSnapshot(graph, relations)
+        live = LiveIndex(graph, snapshot, vectors)
+        teams = TeamSources(graph, app_of(settings))
+        indexer = Indexer(settings, graph, embedder, live.write, teams)
+        return cls(settings, graph, embedder, vectors, relations, search, snapshot, live, teams, indexer)
+
+
+Background = Callable[[Services, threading.Event], None]  # runs beside the server until the event is set
 
 
 def services(ctx: Context) -> Services:

@@ -15,13 +15,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from graphrag.retrieval.snapshot import GraphSnapshot
+from graphrag.retrieval.vectors import VectorIndex
+from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorUpdate
 from ingest.report import IngestReport
-
-if TYPE_CHECKING:  # Services holds this process's LiveIndex
-    from graphrag.server.context import Services
 
 Write = Callable[[Callable[[VectorUpdate], None]], IngestReport]  # an ingest, given where to send its vectors
 log = logging.getLogger(__name__)
@@ -30,24 +29,22 @@ log = logging.getLogger(__name__)
 class LiveIndex:
     """Runs this process's writes one at a time and applies each to the server's copies when it ends."""
 
-    def __init__(self, services: Services) -> None:
-        self._services = services
+    def __init__(self, graph: GraphStore, snapshot: GraphSnapshot, vectors: VectorIndex) -> None:
+        self._graph = graph
+        self._snapshot = snapshot
+        self._vectors = vectors
         self._lock = threading.Lock()
 
     def write(self, work: Write) -> IngestReport:
-        found = self._services
         with self._lock:
-            before = found.graph.read("search_marker")[0]
+            before = self._graph.read("search_marker")[0]
             updates: list[VectorUpdate] = []
-            with found.snapshot.hold():
-                with found.vectors.hold():
+            with self._snapshot.hold():
+                with self._vectors.hold():
                     report = work(updates.append)
                     for update in updates:
-                        found.vectors.apply(update, before)
+                        self._vectors.apply(update, before)
                 # searchable from here: Neo4j and the vectors hold the edit; the names and links the
                 # retrievers link and walk with follow two small reads later
-                found.snapshot.patch([*report.added, *report.updated, *report.removed], before)
+                self._snapshot.patch([*report.added, *report.updated, *report.removed], before)
             return report
-
-
-Background = Callable[["Services", threading.Event], None]  # runs beside the server until the event is set
