@@ -34,7 +34,7 @@ from bench.synthetic import entity_id, write_synthetic_pack
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
 from graphrag.retrieval.graph import Walk, with_depth
-from graphrag.retrieval.vectors import MirrorIndex
+from graphrag.retrieval.vector_index import MirrorIndex
 from graphrag.retrieval.vocabulary import RelationVocabulary, Step
 from graphrag.server.app import create_server
 from graphrag.stores.graph import GraphStore

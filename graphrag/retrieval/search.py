@@ -36,7 +36,7 @@ from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
 from graphrag.retrieval.snapshot import GraphSnapshot
-from graphrag.retrieval.vectors import VectorIndex
+from graphrag.retrieval.vector_index import VectorIndex
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.retrieval.walk import GraphWalk
 from graphrag.stores.graph import GraphStore

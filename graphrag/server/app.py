@@ -20,7 +20,7 @@ from graphrag.memory.expansion import load_expander
 from graphrag.memory.schema import ensure_memory_schema
 from graphrag.observations.admission import ObservationPolicy
 from graphrag.retrieval.config import DEFAULT, SearchConfig
-from graphrag.retrieval.vectors import open_vector_index
+from graphrag.retrieval.vector_index import open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.access import load_access
 from graphrag.server.call_log import CallLog

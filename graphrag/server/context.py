@@ -17,7 +17,7 @@ from graphrag.github.client import app_of
 from graphrag.github.sources import TeamSources
 from graphrag.retrieval.config import SearchConfig
 from graphrag.retrieval.snapshot import GraphSnapshot
-from graphrag.retrieval.vectors import VectorIndex
+from graphrag.retrieval.vector_index import VectorIndex
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.live import LiveIndex
 from graphrag.stores.graph import GraphStore

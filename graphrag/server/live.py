@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 
 from graphrag.retrieval.snapshot import GraphSnapshot
-from graphrag.retrieval.vectors import VectorIndex
+from graphrag.retrieval.vector_index import VectorIndex
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorUpdate
 from ingest.report import IngestReport
