@@ -84,11 +84,11 @@ def bare(settings: Settings, embedder: Embedder, graph: GraphStore, entities: in
 
     def search(i: int) -> None:
         hits = index.search(embedder.embed([f"rocket engine {i}"])[0], 10, [PACK], None)
-        graph.read("search_entities", ids=[h.id for h in hits])
+        graph.read("retrieval_entities", ids=[h.id for h in hits])
 
     def neighbourhood(i: int) -> None:
         graph.read_cypher(
-            with_depth("graph_neighbourhood", 3),
+            with_depth("retrieval_neighbourhood", 3),
             id=entity_id(i * 7 % entities),
             forward=walk.forward,
             backward=walk.backward,
@@ -98,7 +98,7 @@ def bare(settings: Settings, embedder: Embedder, graph: GraphStore, entities: in
         )
 
     def entity(i: int) -> None:
-        graph.read("get_entity", id=entity_id(i * 7 % entities), offset=0, length=32_000, preview=2000, hidden=[])
+        graph.read("retrieval_entity", id=entity_id(i * 7 % entities), offset=0, length=32_000, preview=2000, hidden=[])
 
     return {"pack_search": timed(search), "pack_graph": timed(neighbourhood), "pack_get": timed(entity)}
 

@@ -125,7 +125,7 @@ def evidence_sources(files: dict[Path, QuestionFile]) -> dict[str, str]:
     """Source text of every evidence entity, as `eval record` defines it; unknown or out-of-pack ids stop the run."""
     ids = sorted({e for f in files.values() for q in f.queries for e in q.evidence})
     with GraphStore.connect(Settings()) as graph:
-        rows = {r["id"]: r for r in graph.read("search_entities", ids=ids)}
+        rows = {r["id"]: r for r in graph.read("retrieval_entities", ids=ids)}
     problems = [
         f"{path.name}: {q.query_id}: evidence {e} " + (f"is in pack {rows[e]['pack']}" if e in rows else "is no entity")
         for path, f in files.items()

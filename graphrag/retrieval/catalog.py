@@ -43,7 +43,7 @@ class Catalog:
         self._hidden = sorted(hidden)
 
     def packs(self) -> list[PackSummary]:
-        rows = self._graph.read("catalog_kinds", hidden=self._hidden)
+        rows = self._graph.read("retrieval_catalog_kinds", hidden=self._hidden)
         return [
             PackSummary(
                 id=row["pack"],
@@ -55,7 +55,7 @@ class Catalog:
         ]
 
     def result(self) -> CatalogResult:
-        rows = self._graph.read("catalog_relations", types=self._vocabulary.types(), hidden=self._hidden)
+        rows = self._graph.read("retrieval_catalog_relations", types=self._vocabulary.types(), hidden=self._hidden)
         names = self._vocabulary.names()
         inverses = {name: relation_of_type(step.type) for name, step in names.items() if not step.forward}
         return CatalogResult(

@@ -27,7 +27,7 @@ class PackContext:
     def build(self, question: str, packs: Sequence[str] | None, kinds: Sequence[str] | None) -> ContextResult:
         ranking = self._search.rank(question, self._config.entities, packs, kinds, "hybrid")
         ranked = ranking.hits
-        rows = {row["id"]: row for row in self._graph.read("search_entities", ids=[r.id for r in ranked])}
+        rows = {row["id"]: row for row in self._graph.read("retrieval_entities", ids=[r.id for r in ranked])}
         entities = [
             ContextEntity(
                 id=r.id,

@@ -68,7 +68,7 @@ class EntityReader:
 
     def _rows(self, entity_id: str, offset: int, length: int) -> list[dict[str, Any]]:
         return self._graph.read(
-            "get_entity", id=entity_id, offset=offset, length=length, preview=PREVIEW_CHARS, hidden=self._hidden
+            "retrieval_entity", id=entity_id, offset=offset, length=length, preview=PREVIEW_CHARS, hidden=self._hidden
         )
 
 

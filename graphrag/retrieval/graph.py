@@ -66,7 +66,7 @@ class Neighbourhood:
     def around(self, entity_id: str, depth: int, walk: Walk, limit: int) -> GraphResult | None:
         """None when no entity has that id."""
         rows = self._graph.read_cypher(
-            with_depth("graph_neighbourhood", depth),
+            with_depth("retrieval_neighbourhood", depth),
             id=entity_id,
             forward=walk.forward,
             backward=walk.backward,
@@ -96,7 +96,7 @@ class ShortestPaths:
 
     def between(self, source: str, target: str, depth: int, walk: Walk, limit: int) -> list[list[str]]:
         rows = self._graph.read_cypher(
-            with_depth("graph_shortest", depth),
+            with_depth("retrieval_shortest", depth),
             id=source,
             to=target,
             forward=walk.forward,
@@ -126,7 +126,7 @@ class RelationPath:
         cut = False
         for step in steps:
             rows = self._graph.read(
-                "graph_step", ids=list(frontier), type=step.type, forward=step.forward, hidden=self._hidden
+                "retrieval_step", ids=list(frontier), type=step.type, forward=step.forward, hidden=self._hidden
             )
             reached: dict[str, list[list[str]]] = {}
             for row in rows:
@@ -149,7 +149,7 @@ class RelationPath:
         for path in paths:
             for hop, entity in enumerate(path[::2]):
                 depth.setdefault(entity, hop)
-        found = self._graph.read("graph_nodes", ids=sorted({*depth, *ends}), hidden=self._hidden)
+        found = self._graph.read("retrieval_nodes", ids=sorted({*depth, *ends}), hidden=self._hidden)
         nodes = {row["id"]: row for row in found}
         placeholders = {i for i in ends if i in nodes and nodes[i]["missing"]}
         return GraphResult(
@@ -211,7 +211,7 @@ class PackGraph:
 
     def _existing(self, entity_id: str) -> str:
         """``entity_id``, or the one entity it names in another case (else ``not_found`` with the nearest)."""
-        if self._graph.read("graph_nodes", ids=[entity_id], hidden=self._hidden):
+        if self._graph.read("retrieval_nodes", ids=[entity_id], hidden=self._hidden):
             return entity_id
         return self._suggestions.resolve(entity_id)
 

@@ -52,7 +52,7 @@ class MarkedCopy(Generic[T]):
             return copy[1]
         try:
             self._next_check = time.monotonic() + self._refresh_seconds
-            marker = self._graph.read("search_marker")[0]
+            marker = self._graph.read("retrieval_marker")[0]
             if self._copy is None or self._copy[0] != marker:
                 try:
                     self._copy = (marker, self._load())
@@ -69,7 +69,7 @@ class MarkedCopy(Generic[T]):
 
     def marker(self) -> dict[str, Any]:
         """The graph marker now (read before a write, to ``patch`` after it)."""
-        found: dict[str, Any] = self._graph.read("search_marker")[0]
+        found: dict[str, Any] = self._graph.read("retrieval_marker")[0]
         return found
 
     @contextmanager

@@ -122,7 +122,7 @@ class PackSearch:
     ) -> SearchResult:
         ranking = self.rank(query, limit, packs, kinds, mode)
         by_id = {r.id: r for r in ranking.hits}
-        rows = self._graph.read("search_entities", ids=list(by_id)) if by_id else []
+        rows = self._graph.read("retrieval_entities", ids=list(by_id)) if by_id else []
         if not rows and packs:
             self._check_packs(packs)
         return SearchResult(
@@ -237,4 +237,4 @@ class PackSearch:
             raise InvalidArgument(f"unknown packs: {name_list(unknown)}; known packs: {name_list(known)}")
 
     def _known(self) -> list[str]:
-        return [row["id"] for row in self._graph.read("search_packs") if row["id"] not in self._hidden]
+        return [row["id"] for row in self._graph.read("retrieval_packs") if row["id"] not in self._hidden]

@@ -21,7 +21,7 @@ class Suggestions:
     def resolve(self, unknown: str) -> str:
         """The id of the one entity whose id is ``unknown`` in any case (``sm.mission.apollo11``); several such
         entities are ``invalid_argument`` naming them, none is ``not_found`` with the nearest ids."""
-        rows = self._graph.read("graph_known_ids", hidden=self._hidden)
+        rows = self._graph.read("retrieval_known_ids", hidden=self._hidden)
         wanted = fold(unknown)
         same = sorted(str(row["id"]) for row in rows if fold(row["id"]) == wanted)
         if len(same) == 1:
@@ -31,7 +31,7 @@ class Suggestions:
         raise self._nearest(unknown, rows)
 
     def not_found(self, unknown: str) -> NotFound:
-        return self._nearest(unknown, self._graph.read("graph_known_ids", hidden=self._hidden))
+        return self._nearest(unknown, self._graph.read("retrieval_known_ids", hidden=self._hidden))
 
     def _nearest(self, unknown: str, rows: list[dict[str, Any]]) -> NotFound:
         spellings = [(row["id"], row["id"]) for row in rows] + [(str(row["title"]), row["id"]) for row in rows]

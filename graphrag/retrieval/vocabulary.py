@@ -67,7 +67,7 @@ class RelationVocabulary:
         if time.monotonic() - self._loaded_at < self._refresh_seconds:
             return
         with self._lock:
-            row = self._graph.read("graph_vocabulary")[0]
+            row = self._graph.read("retrieval_vocabulary")[0]
             names = {relation_of_type(t): Step(t, True) for t in row["types"]}
             for vocabulary in row["vocabularies"]:
                 names.update(_declared(json.loads(vocabulary)))

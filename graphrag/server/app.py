@@ -122,7 +122,7 @@ class StoreLifespan:
             with anyio.move_on_after(HEALTH_SECONDS):
                 try:  # one ping at a time: a hanging Neo4j must not pile up threads, one per probe
                     await anyio.to_thread.run_sync(
-                        lambda: opened.graph.read("graph_ping"), abandon_on_cancel=True, limiter=self._pings
+                        lambda: opened.graph.read("server_ping"), abandon_on_cancel=True, limiter=self._pings
                     )
                     return JSONResponse({"status": "ok"})
                 except Exception as exc:  # any failure means "not ready"

@@ -37,7 +37,7 @@ class LiveIndex:
 
     def write(self, work: Write) -> IngestReport:
         with self._lock:
-            before = self._graph.read("search_marker")[0]
+            before = self._graph.read("retrieval_marker")[0]
             updates: list[VectorUpdate] = []
             with self._snapshot.hold():
                 with self._vectors.hold():

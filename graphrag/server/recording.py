@@ -50,7 +50,7 @@ async def record_arm(
         ids = sorted({i for _, found in results for i in found})
         entities = {
             r["id"]: FoundEntity(r["id"], r["title"], r["summary"] or "")
-            for r in graph.read("search_entities", ids=ids)
+            for r in graph.read("retrieval_entities", ids=ids)
         }
     found = [(query, [entities[i] for i in hit_ids if i in entities]) for query, hit_ids in results]
     return build_arm(label, config, embedder.id, snapshot, found)

@@ -54,7 +54,7 @@ def test_a_save_patches_the_graph_copy_to_what_a_full_read_makes(
     (pack_copy / "bodies" / "mars.md").write_text(
         "---\nid: SM.BODY.MARS\nkind: body\ntitle: Mars\nrelated: {studied_by: [SM.MISSION.MARS3]}\n---\n"
     )
-    marker = graph.read("search_marker")[0]
+    marker = graph.read("retrieval_marker")[0]
     report = ingest([pack_copy], settings, embedder=embedder, graph=graph, schema=False)
     reads.names.clear()
     snapshot.patch([*report.added, *report.updated, *report.removed], marker)
