@@ -7,12 +7,14 @@ Kinds are compared loosely when not given exactly (``Mission`` and ``missions`` 
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
 from graphrag.names import kind_key, relation_of_type
 from graphrag.nearest import resolve_all
+from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.stores.graph import GraphStore
 
@@ -35,11 +37,16 @@ class CatalogResult(BaseModel):
 
 
 class Catalog:
-    """Read on demand (a filter to check, or a catalog asked for): one grouped read, no cached copy to go stale."""
+    """The catalog is read on demand (one grouped read of every entity, when an agent asks for it); filters are
+    checked on every call, so against the pack ids and the kinds of the server's graph copy, which follows
+    the graph (``GraphSnapshot``), without reading every entity each time."""
 
-    def __init__(self, graph: GraphStore, vocabulary: RelationVocabulary, hidden: Iterable[str] = ()) -> None:
+    def __init__(
+        self, graph: GraphStore, vocabulary: RelationVocabulary, snapshot: GraphSnapshot, hidden: Iterable[str] = ()
+    ) -> None:
         self._graph = graph
         self._vocabulary = vocabulary
+        self._snapshot = snapshot
         self._hidden = sorted(hidden)
 
     def packs(self) -> list[PackSummary]:
@@ -70,8 +77,18 @@ class Catalog:
         """``packs`` and ``kinds`` as the known names they stand for; an unknown one is ``invalid_argument``."""
         if packs is None and kinds is None:
             return None, None
-        summaries = self.packs()
-        chosen = resolve_all(packs, [p.id for p in summaries], ("pack", "packs"))
-        within = [p for p in summaries if chosen is None or p.id in chosen]
-        known_kinds = {kind for p in within for kind in p.kinds}
+        known = [row["id"] for row in self._graph.read("retrieval_packs") if row["id"] not in self._hidden]
+        chosen = resolve_all(packs, known, ("pack", "packs"))
+        kinds_of = self._snapshot.derived("kinds_by_pack", _kinds_by_pack)
+        known_kinds = {kind for pack in (known if chosen is None else chosen) for kind in kinds_of.get(pack, ())}
         return chosen, resolve_all(kinds, known_kinds, ("kind", "kinds"), kind_key)
+
+
+def _kinds_by_pack(copy: GraphCopy) -> dict[str, set[str]]:
+    """Each pack's kinds, placeholders aside (no file defines them)."""
+    found: dict[str, set[str]] = defaultdict(set)
+    entities = copy.entities
+    for pack, kind, missing in zip(entities.packs, entities.kinds, entities.missing, strict=True):
+        if kind and not missing:
+            found[pack].add(kind)
+    return found

@@ -57,7 +57,7 @@ def pack_search(
     Hits past the response budget are counted in `omitted`."""
     found = services(ctx)
     view = caller_view(found)
-    packs, kinds = Catalog(found.graph, found.relations, view.hidden).filters(packs, kinds)
+    packs, kinds = Catalog(found.graph, found.relations, found.snapshot, view.hidden).filters(packs, kinds)
     result = _search(found, view).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
     if view.readable:
         left_out = stale(found, view, (Indexed(h.id, h.pack, h.path, h.sha256) for h in result.results))
@@ -87,7 +87,7 @@ def pack_context(
     question (path, line range and sha256 to cite)."""
     found = services(ctx)
     view = caller_view(found)
-    packs, kinds = Catalog(found.graph, found.relations, view.hidden).filters(packs, kinds)
+    packs, kinds = Catalog(found.graph, found.relations, found.snapshot, view.hidden).filters(packs, kinds)
     result = PackContext(found.graph, _search(found, view), found.search.context).build(question, packs, kinds)
     if view.readable:
         _leave_out_stale(found, view, result)
@@ -198,7 +198,7 @@ def pack_catalog(*, ctx: Context) -> CatalogResult:
 
 def catalog_of(found: Services) -> CatalogResult:
     """The catalog as this caller may see it (``pack_catalog``, ``packs://catalog``), within the response budget."""
-    result = Catalog(found.graph, found.relations, caller_view(found).hidden).result()
+    result = Catalog(found.graph, found.relations, found.snapshot, caller_view(found).hidden).result()
     budget = found.settings.graphrag_response_budget_bytes
     if wire_bytes(result) > budget:
         raise ResponseTooLarge(
