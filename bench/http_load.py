@@ -1,19 +1,23 @@
 """A bounded HTTP load on ``graphrag serve``: concurrent MCP clients making mixed tool calls.
 
     python -m bench.http_load --clients 8 --calls 250 --entities 10000
+    python -m bench.http_load --clients 2 --calls 150 --entities 100000 --keep DIR   # serve's memory at 100k
 
-Ingests a synthetic pack (bench/synthetic.py) into the running Neo4j and a temporary embedded Qdrant,
-starts ``graphrag serve --transport http`` on a free loopback port as users run it, then lets
+Ingests a synthetic pack (bench/synthetic.py) into the running Neo4j and a temporary embedded Qdrant
+(``--keep DIR``: in DIR, and a later run with the same DIR and size reuses that store without ingesting),
+starts ``graphrag serve --transport http`` on a free loopback port as users run it, in a process of its own
+that never ingested anything, then lets
 ``--clients`` MCP clients (streamable HTTP) each make ``--calls`` calls, cycling through pack_search
 (hybrid and vector), pack_context, pack_graph, pack_get and the memory ``search``. Prints throughput,
-p50/p95/p99 per tool, every error, and the server's resident memory before and after. Only loopback is
-ever addressed; every loop is bounded by the call count and a deadline.
+p50/p95/p99 per tool, every error, and the server process's resident memory before and after the calls,
+and its peak. Only loopback is ever addressed; every loop is bounded by the call count and a deadline.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import socket
 import statistics
@@ -29,14 +33,13 @@ from typing import Any
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
-from bench.synthetic import entity_id, write_synthetic_pack
+from bench.synthetic import PACK, entity_id, ingested
 from graphrag.config import Settings
 from graphrag.embedding import load_embedder
 from graphrag.stores.graph import GraphStore
-from ingest.pipeline import ingest
 
-PACK = "bench-synthetic"
 DEADLINE_SECONDS = 600
+HEALTHY_SECONDS = 300  # at 100,000 entities the server loads its vector mirror before it answers
 
 
 def free_port() -> int:
@@ -45,10 +48,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process (Linux /proc), in MB."""
+def memory_mb(pid: int, field: str = "VmRSS") -> float:
+    """A memory figure of a process from Linux /proc, in MB: VmRSS resident now, VmHWM its peak so far."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -93,24 +96,26 @@ async def load(url: str, clients: int, calls: int, entities: int) -> list[tuple[
     return [sample for run in runs for sample in run]
 
 
-def wait_healthy(url: str, process: subprocess.Popen[bytes]) -> None:
-    for _ in range(600):
+def wait_healthy(url: str, process: subprocess.Popen[bytes]) -> float:
+    """Seconds until the server answers its health check."""
+    started = time.monotonic()
+    while time.monotonic() < started + HEALTHY_SECONDS:
         if process.poll() is not None:
             raise SystemExit(f"graphrag serve exited with {process.returncode}")
         try:
             with urllib.request.urlopen(url, timeout=2) as answer:
                 if answer.status == 200:
-                    return
+                    return time.monotonic() - started
         except OSError:
             time.sleep(0.2)
-    raise SystemExit("graphrag serve did not become healthy in 120 s")
+    raise SystemExit(f"graphrag serve did not become healthy in {HEALTHY_SECONDS} s")
 
 
 def percentile(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
 
 
-def report(samples: list[tuple[str, float, str]], wall: float, before: float, after: float) -> None:
+def report(samples: list[tuple[str, float, str]], wall: float, memory: dict[str, float]) -> None:
     print(f"{len(samples)} calls in {wall:.1f}s: {len(samples) / wall:.1f} calls/s")
     print(f"{'tool':<16}{'calls':>7}{'p50':>10}{'p95':>10}{'p99':>10}{'errors':>8}")
     for label in sorted({s[0] for s in samples}):
@@ -120,7 +125,10 @@ def report(samples: list[tuple[str, float, str]], wall: float, before: float, af
         print(f"{label:<16}{len(times):>7}" + "".join(f"{c:>10}" for c in cells) + f"{errors:>8}")
     codes = Counter(outcome for _, _, outcome in samples if outcome != "ok")
     print(f"errors: {sum(codes.values())} {dict(codes) if codes else ''}")
-    print(f"server RSS: {before:.0f} MB before the load, {after:.0f} MB after")
+    print(
+        f"server RSS: {memory['before']:.0f} MB before the calls, {memory['after']:.0f} MB after, "
+        f"peak {memory['peak']:.0f} MB (VmHWM, since the server started)"
+    )
     print(f"overall p50 {statistics.median(t for _, t, _ in samples) * 1000:.1f}ms")
 
 
@@ -129,32 +137,40 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--calls", type=int, default=250, help="Calls per client.")
     parser.add_argument("--entities", type=int, default=10_000)
+    parser.add_argument("--keep", type=Path, help="Folder that keeps the pack and its Qdrant between runs.")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="graphrag-bench-load-") as tmp:
-        settings = Settings(graphrag_home=Path(tmp) / "home")
+    with contextlib.ExitStack() as stack:
+        work = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="graphrag-bench-load-")))
+        settings = Settings(graphrag_home=work / "home")
         with GraphStore.connect(settings) as graph:
-            graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
             try:
-                write_synthetic_pack(Path(tmp) / "pack", args.entities)
-                ingest([Path(tmp) / "pack"], settings, embedder=load_embedder(settings.graphrag_embedder))
-                port = free_port()
-                env = {**os.environ, "GRAPHRAG_HOME": str(settings.graphrag_home)}
-                command = [sys.executable, "-m", "graphrag.cli", "serve", "--transport", "http", "--port", str(port)]
-                quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-                with subprocess.Popen(command, env=env, **quiet) as server:
-                    try:
-                        wait_healthy(f"http://127.0.0.1:{port}/health", server)
-                        before = rss_mb(server.pid)
-                        started = time.perf_counter()
-                        samples = asyncio.run(
-                            load(f"http://127.0.0.1:{port}/mcp", args.clients, args.calls, args.entities)
-                        )
-                        wall = time.perf_counter() - started
-                        report(samples, wall, before, rss_mb(server.pid))
-                    finally:
-                        server.terminate()
+                embedder = load_embedder(settings.graphrag_embedder)
+                ingested(work, args.entities, 3, settings, graph, embedder, keep=args.keep is not None)
+                del embedder  # only the server's own memory is measured, in its own process
+                serve(settings, args.clients, args.calls, args.entities)
             finally:
-                graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
+                if not args.keep:
+                    graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
+
+
+def serve(settings: Settings, clients: int, calls: int, entities: int) -> None:
+    """Start ``graphrag serve --transport http`` over the store, load it, and report."""
+    port = free_port()
+    env = {**os.environ, "GRAPHRAG_HOME": str(settings.graphrag_home)}
+    command = [sys.executable, "-m", "graphrag.cli", "serve", "--transport", "http", "--port", str(port)]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    with subprocess.Popen(command, env=env, **quiet) as server:
+        try:
+            ready = wait_healthy(f"http://127.0.0.1:{port}/health", server)
+            print(f"server healthy {ready:.1f}s after its start", flush=True)
+            memory = {"before": memory_mb(server.pid)}
+            started = time.perf_counter()
+            samples = asyncio.run(load(f"http://127.0.0.1:{port}/mcp", clients, calls, entities))
+            wall = time.perf_counter() - started
+            memory |= {"after": memory_mb(server.pid), "peak": memory_mb(server.pid, "VmHWM")}
+            report(samples, wall, memory)
+        finally:
+            server.terminate()
 
 
 if __name__ == "__main__":

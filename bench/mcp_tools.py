@@ -29,8 +29,8 @@ from fastmcp import Client
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 
-from bench.http_load import rss_mb
-from bench.synthetic import entity_id, write_synthetic_pack
+from bench.http_load import memory_mb
+from bench.synthetic import PACK, entity_id, ingested
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
 from graphrag.retrieval.graph import Walk, with_depth
@@ -38,9 +38,7 @@ from graphrag.retrieval.vector_index import MirrorIndex
 from graphrag.retrieval.vocabulary import RelationVocabulary, Step
 from graphrag.server.app import create_server
 from graphrag.stores.graph import GraphStore
-from ingest.pipeline import ingest
 
-PACK = "bench-synthetic"
 RUNS = 60
 
 
@@ -151,24 +149,16 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         work = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="graphrag-bench-mcp-")))
         settings = Settings(graphrag_home=work / "home")
-        done = work / f"ingested-{args.entities}-{args.degree}"
         with GraphStore.connect(settings) as graph:
             try:
-                if not done.exists():
-                    graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
-                    write_synthetic_pack(work / "pack", args.entities, args.degree, 6, 42)
-                    started = time.perf_counter()
-                    ingest([work / "pack"], settings, embedder=embedder)
-                    print(f"{args.entities} entities ingested in {time.perf_counter() - started:.1f}s")
-                    if args.keep:
-                        done.touch()
+                ingested(work, args.entities, args.degree, settings, graph, embedder, keep=args.keep is not None)
                 direct = bare(settings, embedder, graph, args.entities)
                 clock = ServerClock()
                 served = asyncio.run(through_mcp(settings, embedder, args.entities, clock))
             finally:
                 if not args.keep:
                     graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
-    resident = rss_mb(os.getpid())
+    resident = memory_mb(os.getpid())
     print(
         f"resident memory of this process (server, client, bare stores; no ingest on a --keep rerun): {resident:.0f} MB"
     )

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import argparse
 import random
+import time
 from pathlib import Path
+
+from graphrag.config import Settings
+from graphrag.embedding import Embedder
+from graphrag.stores.graph import GraphStore
+from ingest.pipeline import ingest
+
+PACK = "bench-synthetic"
 
 WORDS = {
     "en": "graph retrieval vector index query agent memory pack entity relation summary budget latency "
@@ -66,6 +74,24 @@ def write_synthetic_pack(
         folder = root / f"part-{index // 100:04d}"
         folder.mkdir(exist_ok=True)
         (folder / f"{entity_id(index)}.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def ingested(
+    work: Path, entities: int, degree: int, settings: Settings, graph: GraphStore, embedder: Embedder, keep: bool
+) -> None:
+    """Write the synthetic pack under ``work`` and ingest it, unless a kept earlier run already did (its marker
+    file names the size), so a bench can measure a large store again without ingesting it again."""
+    done = work / f"ingested-{entities}-{degree}"
+    if done.exists():
+        print(f"{entities} entities already ingested under {work}")
+        return
+    graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
+    write_synthetic_pack(work / "pack", entities, degree)
+    started = time.perf_counter()
+    ingest([work / "pack"], settings, embedder=embedder)
+    print(f"{entities} entities ingested in {time.perf_counter() - started:.1f}s", flush=True)
+    if keep:
+        done.touch()
 
 
 def main() -> None:

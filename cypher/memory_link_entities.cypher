@@ -1,8 +1,19 @@
 // Links memory records to the pack entity their source_id names: an entity with that id, else the
 // entities with that pack-relative path. Old links of those records are replaced.
+// Given ids, the records are found by their unique id (a save then costs the same in a workspace of any size);
+// with null, every record of the workspace.
 // Parameters: $project (project id), $workspace (workspace name), $ids (record ids, or null for the whole workspace).
-MATCH (r:MemoryRecord {project: $project, workspace: $workspace})
-WHERE $ids IS NULL OR r.id IN $ids
+CALL () {
+  WITH 1 AS go WHERE $ids IS NOT NULL
+  UNWIND $ids AS id
+  MATCH (r:MemoryRecord {id: id})
+  WHERE r.project = $project AND r.workspace = $workspace
+  RETURN r
+  UNION
+  WITH 1 AS go WHERE $ids IS NULL
+  MATCH (r:MemoryRecord {project: $project, workspace: $workspace})
+  RETURN r
+}
 OPTIONAL MATCH (r)-[old:ABOUT]->(:Entity)
 DELETE old
 WITH DISTINCT r

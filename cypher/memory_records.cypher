@@ -7,7 +7,9 @@
 // reading no more than the answer can use: $ids by the unique id, $source_id by its index; with no words the
 // newest $limit records in index order (all of them when $exclude_stale, which needs their status). With words,
 // the newest records are read first (index order, at most 2000): when $limit of them hold every word, nothing
-// can outrank them and the rest is never read (not when $exclude_stale, as a stale one may drop out); else
+// can outrank them and the rest is never read (not when $exclude_stale, as a stale one may drop out: the
+// workspace comes through an UNWIND of the check, since a plain WHERE on it was planned after the index seek,
+// which then read every record anyway); else
 // every record of the workspace is scored, and only the score groups that can reach the first $limit places
 // (all when $exclude_stale) go on to be ordered, so the other matches never have their order keys read.
 // Statuses and relations are then computed only for the rows kept (the LIMIT before the status is a no-op cap
@@ -64,8 +66,8 @@ CALL () {
     UNWIND complete AS r
     RETURN r, size($words) AS score
     UNION
-    WITH complete WHERE size(complete) < $limit
-    MATCH (r:MemoryRecord {project: $project, workspace: $workspace})
+    UNWIND CASE WHEN size(complete) < $limit THEN [$workspace] ELSE [] END AS workspace
+    MATCH (r:MemoryRecord {project: $project, workspace: workspace})
     WHERE $scope IS NULL OR r.scope = $scope
     WITH r, CASE WHEN $with_fact_key THEN r.match_text + '\n' + r.fact_text ELSE r.match_text END AS text
     WITH r, size([word IN $words WHERE text CONTAINS word]) AS score

@@ -86,18 +86,32 @@ def select(graph: GraphStore, project: str, workspace: str, selection: Selection
 
 def save(graph: GraphStore, project: str, project_active: bool, workspace: str, new: NewRecord) -> str:
     """Store a record (activating its workspace) and link it to the pack entity its source names."""
-    record_id, steps = save_steps(project, project_active, workspace, new)
+    (record_id,), steps = save_steps(project, project_active, workspace, [new])
     graph.write_together(steps)
     return record_id
 
 
 def save_steps(
-    project: str, project_active: bool, workspace: str, new: NewRecord
-) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
-    """The new record's id and the queries that save it, to run in one transaction (``save`` does that;
-    the benchmark seeds many records per transaction with them)."""
+    project: str, project_active: bool, workspace: str, records: Sequence[NewRecord]
+) -> tuple[list[str], list[tuple[str, dict[str, Any]]]]:
+    """The new records' ids and the queries that save them, to run in one transaction (``save`` does that
+    for one record; the memory benchmark seeds thousands per transaction with them)."""
     stamp = now_iso()
-    record: dict[str, Any] = {
+    rows = [_stored(project, workspace, new, stamp) for new in records]
+    ids = [row["id"] for row in rows]
+    steps: list[tuple[str, dict[str, Any]]] = [
+        (
+            "memory_save",
+            {"project": project, "project_active": project_active, "workspace": workspace, "records": rows},
+        ),
+        ("memory_link_entities", {"project": project, "workspace": workspace, "ids": ids}),
+    ]
+    return ids, steps
+
+
+def _stored(project: str, workspace: str, new: NewRecord, stamp: str) -> dict[str, Any]:
+    """Every property a new record is stored with."""
+    return {
         "id": str(uuid.uuid4()),
         "project": project,
         "workspace": workspace,
@@ -116,15 +130,6 @@ def save_steps(
         "match_text": fold(f"{new.content}\n{new.source}"),
         "fact_text": key_text(new.fact_key),
     }
-    ids = [record["id"]]
-    steps: list[tuple[str, dict[str, Any]]] = [
-        (
-            "memory_save",
-            {"project": project, "project_active": project_active, "workspace": workspace, "record": record},
-        ),
-        ("memory_link_entities", {"project": project, "workspace": workspace, "ids": ids}),
-    ]
-    return str(record["id"]), steps
 
 
 def existing_ids(graph: GraphStore, project: str, workspace: str, ids: Sequence[str]) -> set[str]:

@@ -8,6 +8,9 @@ import pytest
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
+from graphrag.memory.records import NewRecord, save_steps
+from graphrag.server.access import LOCAL_PROJECT
+from graphrag.stores.graph import GraphStore
 from tests.memory.conftest import save, search
 
 
@@ -55,6 +58,25 @@ async def test_conflict_is_inherited_through_two_levels(client: Client[Any]) -> 
     assert summary["status"] == "conflict"
     assert digest["status"] == "conflict" and digest["derived_from"] == [summary["id"]]
     assert clean["status"] == "unverified"
+
+
+async def test_records_saved_in_one_transaction_are_each_saved_as_alone(
+    client: Client[Any], memory_graph: GraphStore
+) -> None:
+    """The save tool's queries take many records at once (the memory benchmark seeds with them)."""
+    issue = await save(client, "the cache TTL is 60 s", fact_key="cache-ttl")
+    await save(client, "the cache TTL is 300 s", fact_key="cache-ttl")
+    together = [
+        NewRecord(content=f"caching summary {n}", scope="shared", source="agent", derived_from=(issue["id"],))
+        for n in range(3)
+    ]
+    ids, steps = save_steps(LOCAL_PROJECT, True, "default", together)
+    memory_graph.write_together(steps)
+
+    hits = await search(client, "caching summary", limit=10)
+    assert sorted((h["id"], h["status"], tuple(h["derived_from"])) for h in hits) == sorted(
+        (id_, "conflict", (issue["id"],)) for id_ in ids
+    )
 
 
 async def test_inheritance_stops_after_three_levels(client: Client[Any]) -> None:
