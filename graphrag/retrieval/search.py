@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from typing import Literal
 
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidArgument, name_list
 from graphrag.names import query_words
-from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
 from graphrag.retrieval.chain import RelationChain
 from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig
 from graphrag.retrieval.fusion import Ranked, fuse
@@ -42,14 +42,6 @@ from graphrag.retrieval.walk import GraphWalk
 from graphrag.stores.graph import GraphStore
 
 Mode = Literal["hybrid", "vector", "text"]
-
-
-class Retriever(Protocol):
-    """One strategy: candidates best first, at most ``query.limit``, within the query's packs and kinds."""
-
-    evidence: Evidence
-
-    def retrieve(self, query: Query) -> list[Candidate]: ...
 
 
 SEEDED: frozenset[RetrieverName] = frozenset({"walk", "chain"})  # lists that start from the named entities
