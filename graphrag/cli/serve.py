@@ -104,13 +104,13 @@ def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services,
     from ingest.report import IngestReport
     from ingest.watching import PackWatcher
 
-    def run(found: Services, stop: threading.Event) -> None:
+    def run(services: Services, stop: threading.Event) -> None:
         watcher = PackWatcher(
             packs,
-            found.graph,
-            lambda schema: found.live.write(
+            services.graph,
+            lambda schema: services.live.write(
                 lambda sink: ingest(
-                    packs, settings, embedder=found.embedder, graph=found.graph, on_vectors=sink, schema=schema
+                    packs, settings, embedder=services.embedder, graph=services.graph, on_vectors=sink, schema=schema
                 )
             ),
         )

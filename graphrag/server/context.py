@@ -1,6 +1,6 @@
 """What every tool reaches through the FastMCP lifespan: the settings, the open stores, team sources.
 
-Tools read it with ``services(ctx)``; the server's lifespan creates it once per process.
+Tools read it with ``services_of(ctx)``; the server's lifespan creates it once per process.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class Services:
 Background = Callable[[Services, threading.Event], None]  # runs beside the server until the event is set
 
 
-def services(ctx: Context) -> Services:
-    found = ctx.lifespan_context["services"]
-    assert isinstance(found, Services)
-    return found
+def services_of(ctx: Context) -> Services:
+    services = ctx.lifespan_context["services"]
+    assert isinstance(services, Services)
+    return services

@@ -23,7 +23,7 @@ from graphrag.memory.workspace import require_workspace
 from graphrag.nearest import resolve
 from graphrag.server.access import current_caller
 from graphrag.server.budget import fit_items, fit_list
-from graphrag.server.context import services
+from graphrag.server.context import services_of
 from graphrag.server.errors import tool_errors
 from graphrag.server.schemas import READ_ONLY, Bounded, Digest, Key, Name, Query, add_tool
 from graphrag.server.visibility import team_repositories
@@ -51,17 +51,17 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         """Searches saved memory records, not the packs (for those: pack_context, pack_search). Records matching
         the query, with provenance, status and graph relations; those past the response budget count in `omitted`."""
         with tool_errors():
-            found = services(ctx)
+            services = services_of(ctx)
             project = current_caller().project
-            require_workspace(found.graph, project, workspace)
+            require_workspace(services.graph, project, workspace)
             if scope is not None:
-                rows = found.graph.read("memory_scopes", project=project, workspace=workspace)
+                rows = services.graph.read("memory_scopes", project=project, workspace=workspace)
                 scopes = [row["scope"] for row in rows]
                 scope = resolve(scope, scopes, ("scope", "scopes"), listed_by="")[0]
-            readable = team_repositories(found)
+            readable = team_repositories(services)
             request = SearchRequest(query, workspace, scope, limit, current_source_hash, exclude_stale, readable)
-            response = SearchResponse(result=run_search(found.graph, found.embedder, project, request, expander))
-            return fit_list(response, "result", found.settings.graphrag_response_budget_bytes, "search")
+            response = SearchResponse(result=run_search(services.graph, services.embedder, project, request, expander))
+            return fit_list(response, "result", services.settings.graphrag_response_budget_bytes, "search")
 
     def save_memory(
         content: Annotated[Content, Field(description="The fact, in any language.")],
@@ -78,7 +78,7 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
     ) -> MemoryRecord:
         """Save a record, let the archivist link it, and return it as search would."""
         with tool_errors():
-            found = services(ctx)
+            services = services_of(ctx)
             caller = current_caller()
             new = NewRecord(
                 content=content,
@@ -92,15 +92,15 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
                 derived_from=tuple(dict.fromkeys(derived_from or [])),
             )
             _check_new(new, workspace)
-            missing = set(new.derived_from) - existing_ids(found.graph, caller.project, workspace, new.derived_from)
+            missing = set(new.derived_from) - existing_ids(services.graph, caller.project, workspace, new.derived_from)
             if missing:
                 raise NotFound(
                     f"derived_from names records not in workspace '{echo(workspace)}': {name_list(sorted(missing))}"
                 )
-            record_id = save(found.graph, caller.project, caller.project_active, workspace, new)
-            Archivist(found.graph, found.embedder).after_save(caller.project, workspace, record_id)
-            record = select(found.graph, caller.project, workspace, Selection(ids=[record_id]))[0].record
-            return fit_items(record, [record], found.settings.graphrag_response_budget_bytes, "the saved record")
+            record_id = save(services.graph, caller.project, caller.project_active, workspace, new)
+            Archivist(services.graph, services.embedder).after_save(caller.project, workspace, record_id)
+            record = select(services.graph, caller.project, workspace, Selection(ids=[record_id]))[0].record
+            return fit_items(record, [record], services.settings.graphrag_response_budget_bytes, "the saved record")
 
     def validate_memory(
         source_id: Annotated[Key, Field(description="The source whose records are checked.")],
@@ -113,19 +113,19 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         """Check every record of one source: with a current hash, mark drifted records stale (and clear
         the mark of records that match again); report each record's status."""
         with tool_errors():
-            found = services(ctx)
+            services = services_of(ctx)
             project = current_caller().project
-            require_workspace(found.graph, project, workspace)
+            require_workspace(services.graph, project, workspace)
             if current_source_hash:
-                found.graph.write(
+                services.graph.write(
                     "memory_stale_source",
                     project=project,
                     workspace=workspace,
                     source_id=source_id,
                     current_source_hash=current_source_hash,
                 )
-            selection = Selection(source_id=source_id, team_repositories=team_repositories(found))
-            selected = select(found.graph, project, workspace, selection)
+            selection = Selection(source_id=source_id, team_repositories=team_repositories(services))
+            selected = select(services.graph, project, workspace, selection)
             if not selected:
                 raise NotFound(f"no records of source '{echo(source_id)}' in workspace '{echo(workspace)}'")
             records = [
@@ -157,10 +157,10 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
     ) -> ArchivistRun:
         """Rebuild the archivist's links (supersedes, relates_to, fixes_issue) and stale marks of a workspace."""
         with tool_errors():
-            found = services(ctx)
+            services = services_of(ctx)
             project = current_caller().project
-            require_workspace(found.graph, project, workspace)
-            return Archivist(found.graph, found.embedder).run(project, workspace)
+            require_workspace(services.graph, project, workspace)
+            return Archivist(services.graph, services.embedder).run(project, workspace)
 
     add_tool(mcp, search, READ_ONLY)
     add_tool(mcp, save_memory, WRITES)

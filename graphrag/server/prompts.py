@@ -21,7 +21,7 @@ from pydantic import Field
 from graphrag.errors import InvalidArgument, ResponseTooLarge, echo
 from graphrag.fitting import ENVELOPE_BYTES
 from graphrag.names import MAX_ID_LENGTH, is_valid_id
-from graphrag.server.context import services
+from graphrag.server.context import services_of
 from graphrag.server.errors import tool_errors
 
 NAME = "multi_hop_answer"
@@ -77,7 +77,7 @@ def multi_hop_answer(
             question_json=json.dumps(question, ensure_ascii=False),
             packs_argument=f", packs={json.dumps(chosen, ensure_ascii=False)}" if chosen else "",
         )
-        budget = services(ctx).settings.graphrag_response_budget_bytes
+        budget = services_of(ctx).settings.graphrag_response_budget_bytes
         if len(json.dumps(text).encode()) + ENVELOPE_BYTES > budget:
             raise ResponseTooLarge(
                 f"the prompt for a question of {len(question):,} characters does not fit the response budget "

@@ -28,7 +28,7 @@ from graphrag.retrieval.entity import EntityWindow
 from graphrag.retrieval.models import LinkPreview
 from graphrag.server.budget import FIELD_UNITS, clip, largest_fitting
 from graphrag.server.call_log import CATALOG
-from graphrag.server.context import services
+from graphrag.server.context import services_of
 from graphrag.server.errors import tool_errors
 from graphrag.server.tools import catalog_of
 from graphrag.server.visibility import current_reader
@@ -60,7 +60,7 @@ def register_resources(mcp: FastMCP) -> None:
 
 def catalog(ctx: Context) -> str:
     with tool_errors(ResourceError):
-        return catalog_of(services(ctx)).model_dump_json()
+        return catalog_of(services_of(ctx)).model_dump_json()
 
 
 def address(entity_id: str) -> str:
@@ -76,9 +76,9 @@ def entity(
             raise InvalidArgument(
                 f"{echo(repr(id))} is not an entity id (letters, digits and . _ : / - , at most {MAX_ID_LENGTH})"
             )
-        found = services(ctx)
-        budget = found.settings.graphrag_response_budget_bytes
-        return EntityMarkdown(current_reader(found).read(id, 0, budget), budget).render()
+        services = services_of(ctx)
+        budget = services.settings.graphrag_response_budget_bytes
+        return EntityMarkdown(current_reader(services).read(id, 0, budget), budget).render()
 
 
 class EntityMarkdown:

@@ -20,7 +20,7 @@ from graphrag.github.documents import put_document as write_document
 from graphrag.github.sources import NotConnected, parse_source, source_of
 from graphrag.server.access import verified_account
 from graphrag.server.budget import largest_fitting
-from graphrag.server.context import services
+from graphrag.server.context import services_of
 from graphrag.server.errors import coded
 from graphrag.server.schemas import Bounded, Cursor, Digest, add_tool
 from ingest.limits import MAX_FILE_BYTES
@@ -94,10 +94,10 @@ def github_connect(
     ctx: Context,
 ) -> GitHubConnection:
     """Connects your GitHub account: the token is used once to learn your login and is not kept."""
-    found = services(ctx)
+    services = services_of(ctx)
     account = caller_account()
-    login = found.teams.connect_account(account, user_token)
-    return GitHubConnection(login=login, sources=found.teams.login(account)[1])
+    login = services.teams.connect_account(account, user_token)
+    return GitHubConnection(login=login, sources=services.teams.login(account)[1])
 
 
 @coded
@@ -111,11 +111,11 @@ def connect_source(
 ) -> SourceIndex:
     """Connects a GitHub repository (or one folder of it) you may read, and indexes its default branch as
     the pack github:owner/repo[/folder]. Installing the App gives no one access: GitHub is asked for yours."""
-    found = services(ctx)
+    services = services_of(ctx)
     source = source_of(repository, path)
-    grant = found.teams.connect_source(caller_account(), source)
-    report = found.indexer.reindex(source, grant.token)
-    return _fitted(source.id, report, found.settings.graphrag_response_budget_bytes)
+    grant = services.teams.connect_source(caller_account(), source)
+    report = services.indexer.reindex(source, grant.token)
+    return _fitted(source.id, report, services.settings.graphrag_response_budget_bytes)
 
 
 @coded
@@ -125,10 +125,10 @@ def reindex_source(
     ctx: Context,
 ) -> SourceIndex:
     """Indexes a connected source again now (only files whose blob changed are downloaded)."""
-    found = services(ctx)
-    grant = found.teams.authorise(caller_account(), parse_source(source), "read")
-    report = found.indexer.reindex(grant.source, grant.token)
-    return _fitted(grant.source.id, report, found.settings.graphrag_response_budget_bytes)
+    services = services_of(ctx)
+    grant = services.teams.authorise(caller_account(), parse_source(source), "read")
+    report = services.indexer.reindex(grant.source, grant.token)
+    return _fitted(grant.source.id, report, services.settings.graphrag_response_budget_bytes)
 
 
 @coded
@@ -139,11 +139,11 @@ def disconnect_source(
 ) -> SourceDisconnected:
     """Disconnects a source; when no account is connected to it any more, every index copy (entities,
     links, passages, vectors) is removed and its queued indexing cancelled."""
-    found = services(ctx)
+    services = services_of(ctx)
     parsed = parse_source(source)
-    left = found.teams.disconnect_source(caller_account(), parsed)
+    left = services.teams.disconnect_source(caller_account(), parsed)
     if left == 0:
-        found.indexer.remove(parsed)
+        services.indexer.remove(parsed)
     return SourceDisconnected(source=parsed.id, removed_index=left == 0)
 
 
@@ -166,13 +166,13 @@ def get_document(
     include_sha or ref). A large one is read in pages: cursor='start', accumulate each page's `content`, repeat
     with next_cursor until complete is true; on document_changed start again. Only a whole file's sha may be
     used to write."""
-    found = services(ctx)
+    services = services_of(ctx)
     account = caller_account()
-    grant = found.teams.authorise(account, parse_source(source), "read")
+    grant = services.teams.authorise(account, parse_source(source), "read")
     path = repository_path(grant.source.folder, filename)
     caller = Caller(account=account, source=grant.source.id, filename=filename, format=format,
                     include_sha=include_sha, ref=ref)  # fmt: skip
-    documents = LiveDocuments(found.teams.app, found.settings.graphrag_response_budget_bytes)
+    documents = LiveDocuments(services.teams.app, services.settings.graphrag_response_budget_bytes)
     return documents.get(grant.token, path, caller, cursor)
 
 
@@ -191,12 +191,12 @@ def put_document(
 ) -> DocumentWritten:
     """Writes one file of a team source through GitHub (you need write access). A sha that is no longer the
     file's (a teammate changed it) is a conflict and changes nothing: read it again and redo the edit."""
-    found = services(ctx)
-    grant = found.teams.authorise(caller_account(), parse_source(source), "write")
+    services = services_of(ctx)
+    grant = services.teams.authorise(caller_account(), parse_source(source), "write")
     path = repository_path(grant.source.folder, filename)
     message = f"Update {filename} (pack-graphrag, for {grant.login})"
-    new = write_document(found.teams.app, grant.token, path, content, sha, message)
-    found.indexer.enqueue(grant.source)  # the index follows at once, push webhook or not
+    new = write_document(services.teams.app, grant.token, path, content, sha, message)
+    services.indexer.enqueue(grant.source)  # the index follows at once, push webhook or not
     return DocumentWritten(source=grant.source.id, filename=filename, sha=new)
 
 

@@ -15,7 +15,7 @@ from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
 from graphrag.retrieval.models import ContextResult, EntityPage, GraphResult, SearchResult
 from graphrag.retrieval.search import Mode, PackSearch
 from graphrag.server.budget import fit_items, fit_list, largest_fitting, wire_bytes
-from graphrag.server.context import Services, services
+from graphrag.server.context import Services, services_of
 from graphrag.server.errors import coded
 from graphrag.server.observing import current_observation
 from graphrag.server.paging import EntityPager, Format
@@ -55,18 +55,18 @@ def pack_search(
 ) -> SearchResult:
     """Entities for a query, best first, each saying why (matched; via: the typed path from a named entity).
     Hits past the response budget are counted in `omitted`."""
-    found = services(ctx)
-    view = caller_view(found)
-    packs, kinds = Catalog(found.graph, found.relations, found.snapshot, view.hidden).filters(packs, kinds)
-    result = _search(found, view).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
+    services = services_of(ctx)
+    view = caller_view(services)
+    packs, kinds = Catalog(services.graph, services.relations, services.snapshot, view.hidden).filters(packs, kinds)
+    result = _search(services, view).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
     if view.readable:
-        left_out = stale(found, view, (Indexed(h.id, h.pack, h.path, h.sha256) for h in result.results))
+        left_out = stale(services, view, (Indexed(h.id, h.pack, h.path, h.sha256) for h in result.results))
         result.results = [hit for hit in result.results if hit.id not in left_out]
         result.stale = sorted(left_out)
     observed = current_observation()
     if observed is not None:
         observed.stamp_search(result, mode)
-    fitted = fit_list(result, "results", found.settings.graphrag_response_budget_bytes, "the search results")
+    fitted = fit_list(result, "results", services.settings.graphrag_response_budget_bytes, "the search results")
     if observed is not None:
         observed.search_returned(fitted)
     return fitted
@@ -85,16 +85,16 @@ def pack_context(
     """Call this first for a question about the packs. What a multi-hop answer needs in one call: entities
     (named first, each with why), the typed paths connecting them, and the body passages that best match the
     question (path, line range and sha256 to cite)."""
-    found = services(ctx)
-    view = caller_view(found)
-    packs, kinds = Catalog(found.graph, found.relations, found.snapshot, view.hidden).filters(packs, kinds)
-    result = PackContext(found.graph, _search(found, view), found.search.context).build(question, packs, kinds)
+    services = services_of(ctx)
+    view = caller_view(services)
+    packs, kinds = Catalog(services.graph, services.relations, services.snapshot, view.hidden).filters(packs, kinds)
+    result = PackContext(services.graph, _search(services, view), services.search.context).build(question, packs, kinds)
     if view.readable:
-        _leave_out_stale(found, view, result)
+        _leave_out_stale(services, view, result)
     observed = current_observation()
     if observed is not None:
         observed.stamp_context(result)
-    fitted = _fit_context(result, found.settings.graphrag_response_budget_bytes)
+    fitted = _fit_context(result, services.settings.graphrag_response_budget_bytes)
     if observed is not None:
         observed.context_returned(fitted)
     return fitted
@@ -114,9 +114,9 @@ def _fit_context(result: ContextResult, budget: int) -> ContextResult:
     raise AssertionError("unreachable: the loop returns or raises at kept == 0")
 
 
-def _leave_out_stale(found: Services, view: View, result: ContextResult) -> None:
+def _leave_out_stale(services: Services, view: View, result: ContextResult) -> None:
     """Entities whose team file changed in GitHub go, with their passages and the paths through them."""
-    left_out = stale(found, view, (Indexed(e.id, e.pack, e.path, e.sha256) for e in result.entities))
+    left_out = stale(services, view, (Indexed(e.id, e.pack, e.path, e.sha256) for e in result.entities))
     if not left_out:
         return
     files = {(e.path, e.sha256) for e in result.entities if e.id in left_out}
@@ -126,9 +126,15 @@ def _leave_out_stale(found: Services, view: View, result: ContextResult) -> None
     result.stale = sorted(left_out)
 
 
-def _search(found: Services, view: View) -> PackSearch:
+def _search(services: Services, view: View) -> PackSearch:
     return PackSearch(
-        found.graph, found.embedder, found.vectors, found.snapshot, found.relations, found.search, view.hidden
+        services.graph,
+        services.embedder,
+        services.vectors,
+        services.snapshot,
+        services.relations,
+        services.search,
+        view.hidden,
     )
 
 
@@ -153,8 +159,8 @@ def pack_graph(
     ctx: Context,
 ) -> GraphResult:
     """The typed-link neighbourhood of an entity, shortest paths to another, or where a chain of relations leads."""
-    found = services(ctx)
-    result = PackGraph(found.graph, found.relations, caller_view(found).hidden).explore(
+    services = services_of(ctx)
+    result = PackGraph(services.graph, services.relations, caller_view(services).hidden).explore(
         id, _clamp(depth, 1, MAX_DEPTH), relations, direction, _clamp(limit, 1, MAX_NODES), to, path
     )
     others = len(result.nodes) - 1
@@ -171,7 +177,7 @@ def pack_graph(
             }
         )
 
-    return largest_fitting(first, 0, others, found.settings.graphrag_response_budget_bytes, "the graph answer")
+    return largest_fitting(first, 0, others, services.settings.graphrag_response_budget_bytes, "the graph answer")
 
 
 @coded
@@ -185,21 +191,23 @@ def pack_get(
     ctx: Context,
 ) -> EntityPage:
     """The whole entity: frontmatter, body, and its links both ways with a preview of the other end."""
-    found = services(ctx)
-    return EntityPager(current_reader(found), found.settings.graphrag_response_budget_bytes).get(id, cursor, format)
+    services = services_of(ctx)
+    return EntityPager(current_reader(services), services.settings.graphrag_response_budget_bytes).get(
+        id, cursor, format
+    )
 
 
 @coded
 def pack_catalog(*, ctx: Context) -> CatalogResult:
     """The packs and their kinds, and the relations (and declared inverses) pack_graph follows, with counts:
     the names the filters take."""
-    return catalog_of(services(ctx))
+    return catalog_of(services_of(ctx))
 
 
-def catalog_of(found: Services) -> CatalogResult:
+def catalog_of(services: Services) -> CatalogResult:
     """The catalog as this caller may see it (``pack_catalog``, ``packs://catalog``), within the response budget."""
-    result = Catalog(found.graph, found.relations, found.snapshot, caller_view(found).hidden).result()
-    budget = found.settings.graphrag_response_budget_bytes
+    result = Catalog(services.graph, services.relations, services.snapshot, caller_view(services).hidden).result()
+    budget = services.settings.graphrag_response_budget_bytes
     if wire_bytes(result) > budget:
         raise ResponseTooLarge(
             f"the catalog is {wire_bytes(result):,} bytes, past the response budget of {budget:,} bytes "

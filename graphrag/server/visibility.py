@@ -26,8 +26,8 @@ STALE = "changed in GitHub since it was indexed (a reindex is queued); read it l
 log = logging.getLogger(__name__)
 
 
-def caller_view(found: Services) -> View:
-    return found.teams.view(verified_account(get_access_token()))
+def caller_view(services: Services) -> View:
+    return services.teams.view(verified_account(get_access_token()))
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Indexed:
     sha256: str
 
 
-def stale(found: Services, view: View, hits: Iterable[Indexed]) -> set[str]:
+def stale(services: Services, view: View, hits: Iterable[Indexed]) -> set[str]:
     """Ids of team hits whose file GitHub no longer has as indexed."""
     by_pack: dict[str, list[Indexed]] = {}
     for hit in hits:
@@ -49,21 +49,21 @@ def stale(found: Services, view: View, hits: Iterable[Indexed]) -> set[str]:
     out: set[str] = set()
     for pack, indexed in by_pack.items():
         grant = view.readable[pack]
-        root = mirror_root(found.settings, grant.source)
+        root = mirror_root(services.settings, grant.source)
         try:
-            changed = _changed(found, grant, root, indexed)
+            changed = _changed(services, grant, root, indexed)
         except GraphRagError:  # GitHub cannot say now: nothing of this source is served as current
             log.warning("github: a team source's files could not be compared; its hits are left out", exc_info=True)
             changed = {hit.id for hit in indexed}
         if changed:
-            found.indexer.enqueue(grant.source)
+            services.indexer.enqueue(grant.source)
         out |= changed
     return out
 
 
-def _changed(found: Services, grant: Grant, root: Path, hits: list[Indexed]) -> set[str]:
+def _changed(services: Services, grant: Grant, root: Path, hits: list[Indexed]) -> set[str]:
     """One small answer (the default branch's commit) when the mirror holds that commit; else the tree."""
-    app = found.teams.app
+    app = services.teams.app
     head = app.head(grant.token)
     if head is not None and head == synced_head(root):
         return {hit.id for hit in hits if not mirrored(root, hit.path, hit.sha256)}
@@ -79,9 +79,9 @@ class VisibleEntities(EntityReader):
     """``pack_get``'s and ``pack://``'s reader for this caller: an entity of a hidden pack is not found, links
     to one are not listed, and a team entity whose file changed in GitHub is refused, not served stale."""
 
-    def __init__(self, found: Services, view: View) -> None:
-        super().__init__(found.graph, view.hidden)
-        self._found = found
+    def __init__(self, services: Services, view: View) -> None:
+        super().__init__(services.graph, view.hidden)
+        self._services = services
         self._view = view
 
     def read(self, entity_id: str, offset: int, length: int) -> EntityWindow:
@@ -89,15 +89,15 @@ class VisibleEntities(EntityReader):
         page = window.page
         if page.pack in self._view.readable:
             hit = Indexed(page.id, page.pack, page.path or "", page.sha256 or "")
-            if stale(self._found, self._view, [hit]):
+            if stale(self._services, self._view, [hit]):
                 raise GraphRagError(f"entity {page.id!r}: its file {STALE}", code="document_changed")
         return window
 
 
-def current_reader(found: Services) -> EntityReader:
-    return VisibleEntities(found, caller_view(found))
+def current_reader(services: Services) -> EntityReader:
+    return VisibleEntities(services, caller_view(services))
 
 
-def team_repositories(found: Services) -> list[str]:
+def team_repositories(services: Services) -> list[str]:
     """The repositories whose files the caller's memory records may name (``github:owner/repo/...``)."""
-    return sorted({grant.source.repository for grant in caller_view(found).readable.values()})
+    return sorted({grant.source.repository for grant in caller_view(services).readable.values()})
