@@ -18,6 +18,8 @@ pytestmark = pytest.mark.fast
 ROOT = Path(__file__).resolve().parent.parent
 
 EVERY_LAYER = ("graphrag.cli",)  # nothing imports the command line
+ABOVE_STORES = ("ingest", "graphrag.retrieval", "graphrag.memory", "graphrag.server", "graphrag.evaluation")
+MCP = ("fastmcp", "mcp", "starlette")
 # package -> packages it must never import (besides the command line)
 FORBIDDEN = {
     "graphrag/stores": ("ingest", "graphrag.retrieval", "graphrag.server", "graphrag.memory", "graphrag.evaluation"),
@@ -25,52 +27,15 @@ FORBIDDEN = {
     "ingest": ("graphrag.retrieval", "graphrag.server", "graphrag.memory", "graphrag.evaluation"),
     "graphrag/retrieval": ("ingest", "graphrag.server", "graphrag.memory", "graphrag.evaluation", "fastmcp", "mcp"),
     "graphrag/evaluation": ("graphrag.stores", "graphrag.server", "graphrag.memory", "ingest"),
-    "graphrag/memory": ("ingest", "graphrag.server", "graphrag.evaluation", "fastmcp", "mcp", "starlette"),
-    "graphrag/observations": (
-        "ingest",
-        "graphrag.stores",
-        "graphrag.retrieval",
-        "graphrag.memory",
-        "graphrag.server",
-        "graphrag.evaluation",
-        "fastmcp",
-        "mcp",
-        "starlette",
-    ),
+    "graphrag/memory": ("ingest", "graphrag.server", "graphrag.evaluation", *MCP),
+    "graphrag/observations": (*ABOVE_STORES, "graphrag.stores", *MCP),
     # The GitHub edge: the App client, live documents, and which account connected which team source (kept in
     # Neo4j); it knows nothing of packs, retrieval or MCP. Team sources are indexed by ingest (ingest/team_*).
-    "graphrag/github": (
-        "ingest",
-        "graphrag.retrieval",
-        "graphrag.memory",
-        "graphrag.server",
-        "graphrag.evaluation",
-        "fastmcp",
-        "mcp",
-        "starlette",
-    ),
+    "graphrag/github": (*ABOVE_STORES, *MCP),
     # Browser's guide and style: read from the graph through the stores' named queries.
-    "graphrag/guide": (
-        "ingest",
-        "graphrag.retrieval",
-        "graphrag.memory",
-        "graphrag.server",
-        "graphrag.evaluation",
-        "graphrag.observations",
-        "graphrag.github",
-        "graphrag.neo4j_local",
-    ),
+    "graphrag/guide": (*ABOVE_STORES, "graphrag.observations", "graphrag.github", "graphrag.neo4j_local"),
     # The local Neo4j server: its files and process (and the guide it installs into Browser).
-    "graphrag/neo4j_local": (
-        "ingest",
-        "graphrag.stores",
-        "graphrag.retrieval",
-        "graphrag.memory",
-        "graphrag.server",
-        "graphrag.evaluation",
-        "graphrag.observations",
-        "graphrag.github",
-    ),
+    "graphrag/neo4j_local": (*ABOVE_STORES, "graphrag.stores", "graphrag.observations", "graphrag.github"),
     # The server sits on top: it reads through retrieval and memory, and indexes team sources (and watched
     # packs) in its own process through ingest.
     "graphrag/server": (),
