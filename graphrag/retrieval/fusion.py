@@ -43,3 +43,11 @@ def fuse(lists: Sequence[Ranked], method: Method, k: int) -> list[tuple[str, flo
                 share = candidate.score / best if best > 0 else 0.0
             scores[candidate.id] = scores.get(candidate.id, 0.0) + ranked.weight * share
     return sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+def agreement(lists: Sequence[Ranked], entity_id: str) -> float:
+    """How sure the lists together are of an entity: the share of their weight whose first hit it is
+    (1: every list that found anything puts it first; 0: none does)."""
+    weights = [(ranked.weight, ranked.candidates[0].id) for ranked in lists if ranked.candidates and ranked.weight > 0]
+    total = sum(weight for weight, _ in weights)
+    return sum(weight for weight, first in weights if first == entity_id) / total if total > 0 else 0.0

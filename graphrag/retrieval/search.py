@@ -9,7 +9,8 @@ Hybrid, shaped by a ``SearchConfig``:
 3. the typed steps the question asks for, outwards from the named start (``guidance``);
 4. the lists that walk from the starts (``walk``: a random walk; ``chain``: the typed steps). A start is
    a sure name; when the question names none but asks for relation steps, its best hits so far are the
-   starts, each as sure as its fused score is close to the best one's;
+   starts, each as sure as its fused score is close to the best one's, and all of them only as sure as
+   text and vector agree on the first (a start that ranks first needs that agreement);
 5. weighted reciprocal rank fusion of every list, each weighing what the configuration says for a
    question with or without a sure name; starts keep the top places, in order of confidence.
 
@@ -30,7 +31,7 @@ from graphrag.names import query_words
 from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
 from graphrag.retrieval.chain import RelationChain
 from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig
-from graphrag.retrieval.fusion import Ranked, fuse
+from graphrag.retrieval.fusion import Ranked, agreement, fuse
 from graphrag.retrieval.guidance import plan
 from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
@@ -163,25 +164,32 @@ class PackSearch:
             if spec.name not in SEEDED:
                 lists[spec.name] = self.retrievers[spec.name].retrieve(pool)
 
-        def fused(extra: dict[RetrieverName, list[Candidate]]) -> list[tuple[str, float]]:
-            ranked = [Ranked(found, self._weight(name, named, coverage)) for name, found in {**lists, **extra}.items()]
-            named_in_passing = Ranked(passing, config.linking.weak_weight, scaled=True)
-            return fuse([*ranked, named_in_passing], config.fusion.method, config.fusion.k)
+        read = [Ranked(found, self._weight(name, named, coverage)) for name, found in lists.items()]
+        named_in_passing = Ranked(passing, config.linking.weak_weight, scaled=True)
+
+        def fused(walked: dict[RetrieverName, list[Candidate]], sureness: float = 1.0) -> list[tuple[str, float]]:
+            """Every list; the walks' weigh as sure as the starts they left from."""
+            ranked = [Ranked(found, sureness * self._weight(name, named, coverage)) for name, found in walked.items()]
+            return fuse([*read, *ranked, named_in_passing], config.fusion.method, config.fusion.k)
 
         seeds = dict(starts)  # starts rank first, in order of confidence
+        sureness = 1.0  # of the starts the walks leave from
         if steps:
             seeds.update({c.id: c.score for c in passing if c.id not in seeds})
             first = [] if starts else fused({})[: config.walk.seed_hits]
             if first:
-                starts = {first[0][0]: 1.0}
+                # Nothing named: the best hits stand in, as sure as the lists agree on the first of them.
+                sureness = agreement(read, first[0][0])
                 seeds.update({i: score / first[0][1] for i, score in first})
+                if sureness >= config.linking.min_confidence:
+                    starts = {first[0][0]: sureness}
         walked: dict[RetrieverName, list[Candidate]] = {}
         if seeds:
             seeded = replace(pool, seeds=seeds, steps=tuple(frozenset(s) for s in steps))
             for spec in config.retrievers:
                 if spec.name in SEEDED:
                     walked[spec.name] = self.retrievers[spec.name].retrieve(seeded)
-        scores = dict(fused(walked))
+        scores = dict(fused(walked, sureness))
         for entity, sureness in starts.items():
             scores[entity] = scores.get(entity, 0.0) + config.fusion.linked_bonus * sureness
         matched: dict[str, list[Evidence]] = {c.id: ["linked"] for c in links}

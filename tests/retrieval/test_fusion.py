@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphrag.retrieval.candidates import Candidate
-from graphrag.retrieval.fusion import Ranked, fuse, reciprocal_rank
+from graphrag.retrieval.fusion import Ranked, agreement, fuse, reciprocal_rank
 
 pytestmark = pytest.mark.fast
 
@@ -109,3 +109,14 @@ def test_moving_an_entity_up_in_one_list_never_lowers_its_fused_score(lists: lis
     before = dict(fuse(lists, "rank", K))[moved.id]
     after = dict(fuse([Ranked(promoted, lists[0].weight), *lists[1:]], "rank", K))[moved.id]
     assert after >= before
+
+
+def test_agreement_is_the_share_of_weight_whose_first_hit_the_entity_is() -> None:
+    text = Ranked([Candidate("a", 9.0), Candidate("b", 8.0)], weight=0.4)
+    vector = Ranked([Candidate("b", 0.5), Candidate("a", 0.4)], weight=0.6)
+    empty = Ranked([], weight=5.0)
+
+    assert agreement([text, vector, empty], "a") == pytest.approx(0.4)
+    assert agreement([text, vector, empty], "b") == pytest.approx(0.6)
+    assert agreement([text, Ranked(vector.candidates, weight=0.0)], "a") == 1.0
+    assert agreement([empty], "a") == 0.0
