@@ -22,6 +22,7 @@ read the question, meaning only breaks its ties; where it cannot, meaning takes 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -46,6 +47,9 @@ Mode = Literal["hybrid", "vector", "text"]
 
 
 SEEDED: frozenset[RetrieverName] = frozenset({"walk", "chain"})  # lists that start from the named entities
+# The lists that read the question run beside each other and beside the linking: the embedding model
+# computes while Neo4j answers the full-text and name queries, so a call costs the slowest, not the sum.
+_BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="retriever")
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,11 @@ class PackSearch:
 
     def _hybrid(self, pool: Query, limit: int) -> Ranking:
         config = self._config
+        reading = {
+            spec.name: _BESIDE.submit(self.retrievers[spec.name].retrieve, pool)
+            for spec in config.retrievers
+            if spec.name not in SEEDED
+        }
         links = self.linker.retrieve(pool)
         readings = self.linker.readings(pool.text) if links else {}
         sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
@@ -159,11 +168,7 @@ class PackSearch:
         passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
         named = bool(starts)
         coverage = self._snapshot.derived("scripts", PackScripts.of).coverage(pool.text, pool.packs)
-        lists: dict[RetrieverName, list[Candidate]] = {}
-        for spec in config.retrievers:
-            if spec.name not in SEEDED:
-                lists[spec.name] = self.retrievers[spec.name].retrieve(pool)
-
+        lists = {name: future.result() for name, future in reading.items()}
         read = [Ranked(found, self._weight(name, named, coverage)) for name, found in lists.items()]
         named_in_passing = Ranked(passing, config.linking.weak_weight, scaled=True)
 
