@@ -103,6 +103,11 @@ class FusionConfig(_Frozen):
         default="rank", description="rank: reciprocal rank fusion; score: each score relative to its list's best."
     )
     k: int = Field(default=10, ge=0, description="Rank r counts weight / (k + r) (method rank).")
+    unnamed_reading: Literal["lists", "standard"] = Field(
+        default="standard",
+        description="With no start, text and vector first merge into one list by standard score "
+        "(standard: a list whose first hit stands apart keeps it first) or stay two lists (lists).",
+    )
     linked_bonus: float = Field(
         default=1.0, ge=0, description="Added to a start's fused score, times its confidence: starts rank first."
     )

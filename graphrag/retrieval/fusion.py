@@ -1,7 +1,8 @@
 """Fusion of ranked lists whose scores mean different things (cosine, BM25, walk probability), each list
-with a weight: by rank (reciprocal rank fusion: no calibration, robust to one list's outliers) or by score
-relative to the list's best (a list whose scores stand apart decides; a flat one only breaks ties). A list
-may also scale each candidate by its own score in 0..1 (a name linked with some confidence)."""
+with a weight: by rank (reciprocal rank fusion: no calibration, robust to one list's outliers), by score
+relative to the list's best, or by standard score (how far each score stands above its list's mean: a
+list whose first hit stands apart decides; a flat one only breaks ties). A list may also scale each
+candidate by its own score in 0..1 (a name linked with some confidence)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Literal
 
 from graphrag.retrieval.candidates import Candidate
 
-Method = Literal["rank", "score"]
+Method = Literal["rank", "score", "standard"]
 
 
 @dataclass(frozen=True)
@@ -28,16 +29,25 @@ def reciprocal_rank(lists: Sequence[Ranked], k: int) -> list[tuple[str, float]]:
     return fuse(lists, "rank", k)
 
 
-def fuse(lists: Sequence[Ranked], method: Method, k: int) -> list[tuple[str, float]]:
+def fuse(lists: Sequence[Ranked], method: Method, k: int, depth: int = 0) -> list[tuple[str, float]]:
     """``(id, fused score)`` best first (ties by id, for stable answers). ``rank``: the sum of
-    ``weight / (k + rank)``; ``score``: the sum of ``weight * score / best score of that list``."""
+    ``weight / (k + rank)``; ``score``: the sum of ``weight * score / best score of that list``;
+    ``standard``: the sum of ``weight * z``, z being how many standard deviations a score stands above its
+    list's mean, the list read as ``depth`` scores (those it did not hold count 0), negatives as 0."""
     scores: dict[str, float] = {}
     for ranked in lists:
         if ranked.weight <= 0 or not ranked.candidates:
             continue
-        best = max(c.score for c in ranked.candidates)
+        values = [c.score for c in ranked.candidates]
+        best = max(values)
+        if method == "standard":
+            padded = values + [0.0] * max(0, depth - len(values))
+            mean = sum(padded) / len(padded)
+            spread = (sum((v - mean) ** 2 for v in padded) / len(padded)) ** 0.5 or 1.0
         for rank, candidate in enumerate(ranked.candidates, start=1):
-            if method == "rank" or ranked.scaled:
+            if method == "standard":
+                share = max(0.0, candidate.score - mean) / spread * (candidate.score if ranked.scaled else 1.0)
+            elif method == "rank" or ranked.scaled:
                 share = (candidate.score if ranked.scaled else 1.0) / (k + rank)
             else:
                 share = candidate.score / best if best > 0 else 0.0

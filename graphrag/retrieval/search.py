@@ -170,6 +170,11 @@ class PackSearch:
         coverage = self._snapshot.derived("scripts", PackScripts.of).coverage(pool.text, pool.packs)
         lists = {name: future.result() for name, future in reading.items()}
         read = [Ranked(found, self._weight(name, named, coverage)) for name, found in lists.items()]
+        if not named and config.fusion.unnamed_reading == "standard":
+            # Nothing named: the reading lists decide, so a flat one must not reorder one whose first hit
+            # stands apart; merged by standard score, they are one list, weighing what both did.
+            merged = fuse(read, "standard", config.fusion.k, config.pool)
+            read = [Ranked([Candidate(i, score) for i, score in merged], sum(r.weight for r in read))]
         named_in_passing = Ranked(passing, config.linking.weak_weight, scaled=True)
 
         def fused(walked: dict[RetrieverName, list[Candidate]], sureness: float = 1.0) -> list[tuple[str, float]]:

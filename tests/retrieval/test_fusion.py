@@ -120,3 +120,21 @@ def test_agreement_is_the_share_of_weight_whose_first_hit_the_entity_is() -> Non
     assert agreement([text, vector, empty], "b") == pytest.approx(0.6)
     assert agreement([text, Ranked(vector.candidates, weight=0.0)], "a") == 1.0
     assert agreement([empty], "a") == 0.0
+
+
+def test_by_standard_score_a_flat_list_does_not_reorder_one_whose_first_hit_stands_apart() -> None:
+    """Full text finds the quoted phrase in ``answer`` (far ahead); meaning is flat and puts ``near`` first.
+    By rank, ``near`` (second in text, first in meaning) wins; by standard score, ``answer`` does."""
+    text = Ranked([Candidate("answer", 170.0), Candidate("near", 14.0), Candidate("other", 9.0)], weight=0.5)
+    meaning = Ranked([Candidate("near", 0.25), Candidate("x", 0.24), Candidate("answer", 0.2)], weight=0.5)
+
+    assert fuse([text, meaning], "rank", 10)[0][0] == "near"
+    assert fuse([text, meaning], "standard", 10, depth=30)[0][0] == "answer"
+
+
+def test_by_standard_score_the_places_a_list_left_empty_count_zero() -> None:
+    """One hit in a pool of 30 stands far above the others' zeros; read alone, one score stands nowhere."""
+    alone = Ranked([Candidate("a", 2.0)], weight=1.0)
+
+    assert fuse([alone], "standard", 10, depth=30)[0][1] == pytest.approx((2.0 - 2.0 / 30) / (2.0 * 29**0.5 / 30))
+    assert fuse([alone], "standard", 10, depth=1) == [("a", 0.0)]
