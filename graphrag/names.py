@@ -17,11 +17,13 @@ from anyascii import anyascii
 
 Script = Literal["latin", "cyrillic", "cjk"]
 
-# An id: letters of any script, digits and `. _ : / -`, no spaces.
+# An id: letters of any script, digits and `. _ : / + -`, no spaces (`+` for real package names:
+# `libstdc++6`, `g++`).
 # Entity ids and link targets, in characters: Neo4j cannot index a key longer than about 8 KiB
 # (this leaves room for 4-byte characters and passage ids).
 MAX_ID_LENGTH = 512
-ID_PATTERN = re.compile(r"^[\w.:/\-]+$")
+ID_PATTERN = re.compile(r"^[\w.:/+\-]+$")
+ID_RULE = "letters, digits and . _ : / + - without spaces"
 RELATION_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SEPARATORS = re.compile(r"[\s\-]+")
@@ -39,8 +41,9 @@ _SCRIPT_WORDS = {
     "cyrillic": re.compile(f"[{CYRILLIC_CHARS}]+"),
     "cjk": re.compile(f"[{CJK_CHARS}]+"),
 }
-# A name token: one CJK character, a run of digits, or a run of other letters.
-_NAME_TOKEN = re.compile(f"[{CJK_CHARS}]|\\d+|[^\\W\\d_{CJK_CHARS}]+")
+# A name token: one CJK character, a run of digits, or a run of other letters with the `+` signs that
+# end it (`C++` is not `C`).
+_NAME_TOKEN = re.compile(f"[{CJK_CHARS}]|\\d+|[^\\W\\d_{CJK_CHARS}]+\\+*")
 
 WORD = re.compile(r"\w+")
 # Runs of CJK are matched by overlapping bigrams (no spaces between words).

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from graphrag.names import is_valid_id, normalise_relation
+from graphrag.names import ID_RULE, is_valid_id, normalise_relation
 from ingest.limits import MAX_ID_LENGTH
 from ingest.report import shown
 
@@ -45,7 +45,7 @@ class PackManifest(BaseModel):
     def _id_is_valid(cls, value: str) -> str:
         if not is_valid_id(value) or len(value) > MAX_ID_LENGTH:
             raise ValueError(
-                f"pack id {shown(value)} must be letters, digits and . _ : / - without spaces, "
+                f"pack id {shown(value)} must be {ID_RULE}, "
                 f"at most {MAX_ID_LENGTH} characters"
             )
         return value
@@ -160,5 +160,5 @@ class EntityFrontmatter(BaseModel):
     @classmethod
     def _valid_id(cls, value: str | None) -> str | None:
         if value is not None and not is_valid_id(value):
-            raise ValueError(f"id {shown(value)} must be letters, digits and . _ : / - without spaces")
+            raise ValueError(f"id {shown(value)} must be {ID_RULE}")
         return value

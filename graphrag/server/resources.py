@@ -23,7 +23,7 @@ from pydantic import Field
 
 from graphrag.errors import InvalidArgument, echo
 from graphrag.fitting import ENVELOPE_BYTES
-from graphrag.names import MAX_ID_LENGTH, is_valid_id
+from graphrag.names import ID_RULE, MAX_ID_LENGTH, is_valid_id
 from graphrag.retrieval.entity import EntityWindow
 from graphrag.retrieval.models import LinkPreview
 from graphrag.server.budget import FIELD_UNITS, clip, largest_fitting
@@ -74,7 +74,7 @@ def entity(
     with tool_errors(ResourceError):
         if not is_valid_id(id) or len(id) > MAX_ID_LENGTH:
             raise InvalidArgument(
-                f"{echo(repr(id))} is not an entity id (letters, digits and . _ : / - , at most {MAX_ID_LENGTH})"
+                f"{echo(repr(id))} is not an entity id ({ID_RULE}, at most {MAX_ID_LENGTH})"
             )
         services = services_of(ctx)
         budget = services.settings.graphrag_response_budget_bytes

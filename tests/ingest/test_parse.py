@@ -159,7 +159,7 @@ def test_duplicate_keys_are_reported_with_their_line() -> None:
         ("---\nid: X\ntitle: [a, b]\n---\n", "notes/a.md:3: error [title]: must be text, found ['a', 'b']"),
         (
             "---\nid: has space\n---\n",
-            "notes/a.md:2: error [id]: id 'has space' must be letters, digits and . _ : / - without spaces",
+            "notes/a.md:2: error [id]: id 'has space' must be letters, digits and . _ : / + - without spaces",
         ),
         ("---\nid: X\nname: {a: 1}\n---\n", "notes/a.md:3: error [name]: must be text, found {'a': 1}"),
     ],

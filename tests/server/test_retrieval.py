@@ -217,3 +217,28 @@ async def test_a_quoted_title_ending_in_a_bracket_is_a_reference(run_ingest, cli
 
     assert found.results[0].id == "errsig"
     assert "graph" in next(hit.matched for hit in found.results if hit.id == "quiet")
+
+
+async def test_package_names_with_plus_signs_are_ids_and_link_as_names(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Real package names hold `+` (``g++``, ``libstdc++6``): they are ids, readable by every tool, and a
+    question naming ``g++`` is about ``g++``, not about ``gcc`` or a lone ``g``."""
+    pack = tmp_path / "debianish"
+    pack.mkdir()
+    write_entity(pack, "libstdc++6", "The GNU C++ standard library, run-time part.", summary="C++ runtime.")
+    write_entity(
+        pack, "g++", "The GNU C++ compiler driver.", summary="C++ compiler.", related="{depends: [libstdc++6]}"
+    )
+    write_entity(pack, "gcc", "The GNU C compiler driver.", summary="C compiler.", related="{depends: [libc6]}")
+    write_entity(pack, "libc6", "The GNU C library.", summary="C library.")
+    report = run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, "What does g++ depend on?")
+        page = await call(client, "pack_get", id="libstdc++6")
+        text = (await client.read_resource("pack://g++"))[0]
+
+    assert report.errors == []
+    assert sorted(report.added) == ["g++", "gcc", "libc6", "libstdc++6"]
+    assert [hit.id for hit in found.results[:2]] == ["g++", "libstdc++6"]
+    assert found.results[0].matched[0] == "linked"
+    assert page["id"] == "libstdc++6"
+    assert "libstdc++6" in getattr(text, "text", "")
