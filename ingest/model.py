@@ -44,10 +44,7 @@ class PackManifest(BaseModel):
     @classmethod
     def _id_is_valid(cls, value: str) -> str:
         if not is_valid_id(value) or len(value) > MAX_ID_LENGTH:
-            raise ValueError(
-                f"pack id {shown(value)} must be {ID_RULE}, "
-                f"at most {MAX_ID_LENGTH} characters"
-            )
+            raise ValueError(f"pack id {shown(value)} must be {ID_RULE}, at most {MAX_ID_LENGTH} characters")
         return value
 
     @field_validator("relations", mode="before")

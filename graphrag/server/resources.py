@@ -73,9 +73,7 @@ def entity(
 ) -> str:
     with tool_errors(ResourceError):
         if not is_valid_id(id) or len(id) > MAX_ID_LENGTH:
-            raise InvalidArgument(
-                f"{echo(repr(id))} is not an entity id ({ID_RULE}, at most {MAX_ID_LENGTH})"
-            )
+            raise InvalidArgument(f"{echo(repr(id))} is not an entity id ({ID_RULE}, at most {MAX_ID_LENGTH})")
         services = services_of(ctx)
         budget = services.settings.graphrag_response_budget_bytes
         return EntityMarkdown(current_reader(services).read(id, 0, budget), budget).render()
