@@ -6,8 +6,10 @@
 // Candidates come from one of the branches of the first CALL (their conditions exclude each other), each
 // reading no more than the answer can use: $ids by the unique id, $source_id by its index; with no words the
 // newest $limit records in index order (all of them when $exclude_stale, which needs their status). With words,
-// the newest 500 records are read and scored (index order; not when $exclude_stale, as a stale one may drop
-// out): the $limit-th best score among them is a floor that an older record must pass to rank above them.
+// the newest records are read first (index order, at most 2000): when $limit of them hold every word, nothing
+// can outrank them. Else the newest 500 are scored: the $limit-th best score among them is a floor that an
+// older record must pass to rank above them (neither read when $exclude_stale, as a stale one may drop out;
+// both run whatever the other finds, because a read that depends on an earlier one loses the index order).
 // The other candidates are hits of the full-text index memory_record_text ($text_queries, built by
 // graphrag/memory/text.py), whose Lucene score bounds a record's score from above: only hits above the floor
 // are read, the best 2000 first and the rest only when the 2000th is still above it; when the floor is one
@@ -60,18 +62,29 @@ CALL () {
     MATCH (r:MemoryRecord)
     WHERE r.project = $project AND r.workspace = $workspace AND r.updated_at > '' AND ($scope IS NULL OR r.scope = $scope)
     WITH r ORDER BY r.project, r.workspace, r.updated_at DESC, r.id
+    LIMIT 2000
+    WITH r, CASE WHEN $with_fact_key THEN r.match_text + '\n' + r.fact_text ELSE r.match_text END AS text
+    WHERE all(word IN $words WHERE text CONTAINS word)
+    WITH r LIMIT $limit
+    RETURN collect(r) AS complete
+  }
+  CALL () {
+    WITH 1 AS go WHERE NOT $exclude_stale
+    MATCH (r:MemoryRecord)
+    WHERE r.project = $project AND r.workspace = $workspace AND r.updated_at > '' AND ($scope IS NULL OR r.scope = $scope)
+    WITH r ORDER BY r.project, r.workspace, r.updated_at DESC, r.id
     LIMIT 500
     WITH r, CASE WHEN $with_fact_key THEN r.match_text + '\n' + r.fact_text ELSE r.match_text END AS text
     WITH r, size([word IN $words WHERE text CONTAINS word]) AS score
     WHERE score > 0
     RETURN collect({r: r, score: score}) AS recent
   }
-  WITH recent,
-       CASE WHEN size($text_queries) = 1
+  WITH complete, recent,
+       CASE WHEN size(complete) = $limit THEN size($words) WHEN size($text_queries) = 1
             THEN reduce(floor = 0, s IN range(1, size($words)) |
                         CASE WHEN size([x IN recent WHERE x.score >= s]) >= $limit THEN s ELSE floor END)
             ELSE 0 END AS floor
-  WITH recent, floor,
+  WITH complete, recent, floor,
        [q IN $text_queries | CASE WHEN floor = size($words) - 1 THEN q.all ELSE q.any END] AS lucene
   CALL (floor, lucene) {
     UNWIND CASE WHEN 0 < floor < size($words) THEN lucene ELSE [] END AS text_query
@@ -85,8 +98,8 @@ CALL () {
     WHERE score > floor + 0.5
     RETURN collect(node) AS above
   }
-  CALL (recent, best, above, floor) {
-    UNWIND [x IN recent | x.r] + [h IN best WHERE h.bound > floor + 0.5 | h.r] + above AS r
+  CALL (complete, recent, best, above, floor) {
+    UNWIND complete + [x IN recent | x.r] + [h IN best WHERE h.bound > floor + 0.5 | h.r] + above AS r
     WITH DISTINCT r
     WHERE r.project = $project AND r.workspace = $workspace AND ($scope IS NULL OR r.scope = $scope)
     WITH r, CASE WHEN $with_fact_key THEN r.match_text + '\n' + r.fact_text ELSE r.match_text END AS text
