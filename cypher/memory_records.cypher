@@ -7,11 +7,17 @@
 // reading no more than the answer can use: $ids by the unique id, $source_id by its index; with no words the
 // newest $limit records in index order (all of them when $exclude_stale, which needs their status). With words,
 // the newest records are read first (index order, at most 2000): when $limit of them hold every word, nothing
-// can outrank them and the rest is never read (not when $exclude_stale, as a stale one may drop out: the
-// workspace comes through an UNWIND of the check, since a plain WHERE on it was planned after the index seek,
-// which then read every record anyway); else
-// every record of the workspace is scored, and only the score groups that can reach the first $limit places
-// (all when $exclude_stale) go on to be ordered, so the other matches never have their order keys read.
+// can outrank them. Else the newest 500 are scored: the $limit-th best score among them is a floor that an
+// older record must pass to rank above them (neither read when $exclude_stale, as a stale one may drop out;
+// both run whatever the other finds, because a read that depends on an earlier one loses the index order).
+// The other candidates are hits of the full-text index memory_record_text ($text_queries, built by
+// graphrag/memory/text.py), whose Lucene score bounds a record's score from above: only hits above the floor
+// are read, the best 2000 first and the rest only when the 2000th is still above it; when the floor is one
+// short of every word, the query that asks for every word (all) replaces the one that asks for any (any).
+// With several batches of words there is no floor (their bounds add up across batches). No branch reads
+// every record of the workspace. Candidates are checked against project, workspace and scope and scored
+// exactly; only the score groups that can reach the first $limit places (all when $exclude_stale) go on to be
+// ordered, so the other matches never have their order keys read.
 // Statuses and relations are then computed only for the rows kept (the LIMIT before the status is a no-op cap
 // when $exclude_stale, and $limit otherwise).
 // status: 'conflict' when the record or a record it derives from (DERIVED_FROM, up to 3 levels) has a
@@ -22,9 +28,10 @@
 // Parameters: $project (project id), $workspace (workspace name), $ids (record ids or null), $source_id
 // (source id or null), $scope (scope label or null), $words (normalised query words), $with_fact_key (bool),
 // $current_source_hash (string or null), $exclude_stale (bool), $limit (max records, at most 100000),
-// $max_relations (max graph_relations per record), $team_prefix ('github:'), $team_repositories (null, or the
-// owner/repo names the caller may read now: a record whose source_id names a file of another team repository,
-// github:owner/repo/..., is left out, as is a relation preview of one).
+// $text_queries (the Lucene queries of $words, one {any, all} per batch of words), $max_relations (max graph_relations
+// per record), $team_prefix ('github:'), $team_repositories (null, or the owner/repo names the caller may read
+// now: a record whose source_id names a file of another team repository, github:owner/repo/..., is left out,
+// as is a relation preview of one).
 CALL () {
   WITH 1 AS go WHERE $ids IS NOT NULL
   UNWIND $ids AS id
@@ -61,14 +68,40 @@ CALL () {
     WITH r LIMIT $limit
     RETURN collect(r) AS complete
   }
-  CALL (complete) {
-    WITH complete WHERE size(complete) = $limit
-    UNWIND complete AS r
-    RETURN r, size($words) AS score
-    UNION
-    UNWIND CASE WHEN size(complete) < $limit THEN [$workspace] ELSE [] END AS workspace
-    MATCH (r:MemoryRecord {project: $project, workspace: workspace})
-    WHERE $scope IS NULL OR r.scope = $scope
+  CALL () {
+    WITH 1 AS go WHERE NOT $exclude_stale
+    MATCH (r:MemoryRecord)
+    WHERE r.project = $project AND r.workspace = $workspace AND r.updated_at > '' AND ($scope IS NULL OR r.scope = $scope)
+    WITH r ORDER BY r.project, r.workspace, r.updated_at DESC, r.id
+    LIMIT 500
+    WITH r, CASE WHEN $with_fact_key THEN r.match_text + '\n' + r.fact_text ELSE r.match_text END AS text
+    WITH r, size([word IN $words WHERE text CONTAINS word]) AS score
+    WHERE score > 0
+    RETURN collect({r: r, score: score}) AS recent
+  }
+  WITH complete, recent,
+       CASE WHEN size(complete) = $limit THEN size($words) WHEN size($text_queries) = 1
+            THEN reduce(floor = 0, s IN range(1, size($words)) |
+                        CASE WHEN size([x IN recent WHERE x.score >= s]) >= $limit THEN s ELSE floor END)
+            ELSE 0 END AS floor
+  WITH complete, recent, floor,
+       [q IN $text_queries | CASE WHEN floor = size($words) - 1 THEN q.all ELSE q.any END] AS lucene
+  CALL (floor, lucene) {
+    UNWIND CASE WHEN 0 < floor < size($words) THEN lucene ELSE [] END AS text_query
+    CALL db.index.fulltext.queryNodes('memory_record_text', text_query, {limit: 2000}) YIELD node, score
+    RETURN collect({r: node, bound: score}) AS best
+  }
+  CALL (floor, lucene, best) {
+    UNWIND CASE WHEN floor = 0 OR (size(best) = 2000 AND best[-1].bound > floor + 0.5) THEN lucene
+                ELSE [] END AS text_query
+    CALL db.index.fulltext.queryNodes('memory_record_text', text_query) YIELD node, score
+    WHERE score > floor + 0.5
+    RETURN collect(node) AS above
+  }
+  CALL (complete, recent, best, above, floor) {
+    UNWIND complete + [x IN recent | x.r] + [h IN best WHERE h.bound > floor + 0.5 | h.r] + above AS r
+    WITH DISTINCT r
+    WHERE r.project = $project AND r.workspace = $workspace AND ($scope IS NULL OR r.scope = $scope)
     WITH r, CASE WHEN $with_fact_key THEN r.match_text + '\n' + r.fact_text ELSE r.match_text END AS text
     WITH r, size([word IN $words WHERE text CONTAINS word]) AS score
     WHERE score > 0

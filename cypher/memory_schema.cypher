@@ -1,6 +1,11 @@
 // Creates the constraints and indexes of the agents' memory (idempotent; run before the memory tools serve).
 // Workspaces are unique per project; records are found by workspace, by fact key and by source, and the
-// newest records of a workspace are read in index order (updated_at).
+// newest records of a workspace are read in index order (updated_at). memory_record_text finds the records
+// that hold a query's words: whitespace-separated pieces of the normalised text and of the fact key's words
+// (both already folded, so no analyzer folding), searched with *word* wildcards, and the owner's project and
+// workspace to narrow the hits to one workspace. It is updated in the writing transaction (not eventually
+// consistent), so a record is found as soon as its save returns. An index of this name whose analyzer or
+// fields differ is dropped and created again; other full-text indexes are left alone.
 // Parameters: none.
 CREATE CONSTRAINT memory_project_id IF NOT EXISTS FOR (p:Project) REQUIRE p.id IS UNIQUE;
 CREATE CONSTRAINT memory_workspace_key IF NOT EXISTS FOR (w:Workspace) REQUIRE (w.project, w.name) IS UNIQUE;
@@ -13,3 +18,4 @@ CREATE INDEX memory_entity_path IF NOT EXISTS FOR (e:Entity) ON (e.path);
 CREATE VECTOR INDEX memory_record_embedding IF NOT EXISTS FOR (r:MemoryRecord) ON (r.embedding)
   OPTIONS {indexConfig: {`vector.similarity_function`: 'cosine'}};
 CREATE INDEX memory_record_recent IF NOT EXISTS FOR (r:MemoryRecord) ON (r.project, r.workspace, r.updated_at);
+CREATE FULLTEXT INDEX memory_record_text IF NOT EXISTS FOR (r:MemoryRecord) ON EACH [r.match_text, r.fact_text, r.project, r.workspace] OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}

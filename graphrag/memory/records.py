@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphrag.memory.model import GraphRelation, MemoryRecord
-from graphrag.memory.text import key_text, preview
+from graphrag.memory.text import key_text, preview, text_queries
 from graphrag.names import TEAM_PACK_PREFIX, fold
 from graphrag.stores.graph import GraphStore
 
@@ -73,6 +73,7 @@ def select(graph: GraphStore, project: str, workspace: str, selection: Selection
         scope=selection.scope,
         words=list(selection.words),
         with_fact_key=selection.with_fact_key,
+        text_queries=text_queries(project, workspace, selection.words, selection.with_fact_key),
         current_source_hash=selection.current_source_hash,
         exclude_stale=selection.exclude_stale,
         limit=selection.limit,

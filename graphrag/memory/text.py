@@ -1,5 +1,5 @@
-"""Memory's own text rules: fact keys as words and record previews (folding and query words are
-``graphrag.names``'s, shared with the pack tools).
+"""Memory's own text rules: fact keys as words, record previews, and the full-text queries that find the
+records holding a query's words (folding and query words are ``graphrag.names``'s, shared with the pack tools).
 
 A "character" is a Unicode code point (one Python ``str`` element). An astral character such as an
 emoji is one code point, so cutting by code points can never split a UTF-16 surrogate pair; the
@@ -8,9 +8,23 @@ response budget (docs/mcp.md), which counts UTF-16 code units, has its own cutte
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from graphrag.names import WORD, fold
 
 PREVIEW_CHARS = 120
+# Lucene refuses a query of more than 1,024 clauses: a query's words are asked in batches of at most 400
+# (two clauses each with the fact key, plus the long-piece and workspace clauses).
+WORDS_PER_TEXT_QUERY = 400
+# The index (whitespace analyzer) cuts a longer run of non-space characters into pieces of at most 255
+# UTF-16 units, so a word that straddles a cut is found by no wildcard: a record holding a piece of 127 or
+# more code points (a cut piece has 254 or 255 units) is always a candidate, as the exact check decides.
+LONG_PIECE = "/.{127,}/"
+# A hit's Lucene score bounds its score from above: 1 per matching word clause, none for the owner clauses, and
+# so much for a long piece (where a cut word may hide) that such a record is never left out by its bound.
+LONG_PIECE_BOOST = 1000
+_PHRASE_SPECIAL = re.compile(r'(["\\])')
 
 
 def key_text(fact_key: str | None) -> str:
@@ -21,3 +35,34 @@ def key_text(fact_key: str | None) -> str:
 def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
     """The first ``limit`` code points, without a marker: the contract says exactly "the first 120"."""
     return text[:limit]
+
+
+def text_queries(project: str, workspace: str, words: Sequence[str], with_fact_key: bool) -> list[dict[str, str]]:
+    """Lucene queries of the index ``memory_record_text``, one per batch of words: ``any`` finds every record
+    of the workspace in which a word occurs as a substring of the normalised text (and of the fact key's words
+    when ``with_fact_key``), each word asked as ``*word*`` in the whitespace-separated pieces of that text;
+    ``all`` finds those in which every word of the batch occurs.
+
+    Hits are candidates, a superset: the workspace is matched as a phrase and long pieces always hit, so the
+    query that reads them keeps only the workspace's records and scores them exactly. A hit's Lucene score
+    bounds its score from above. Words are ``\\w+`` runs, which hold no Lucene syntax; project and workspace
+    names are quoted with their quotes escaped.
+    """
+    fields = ("match_text", "fact_text") if with_fact_key else ("match_text",)
+    owner = f'+project:"{_phrase(project)}"^0 +workspace:"{_phrase(workspace)}"^0'
+    long_pieces = " ".join(f"{field}:{LONG_PIECE}^{LONG_PIECE_BOOST}" for field in fields)
+
+    def clauses(word: str) -> str:
+        return " ".join(f"{field}:*{word}*" for field in fields)
+
+    return [
+        {
+            "any": f"{owner} +({' '.join(map(clauses, batch))} {long_pieces})",
+            "all": f"{owner} +(({' '.join(f'+({clauses(word)})' for word in batch)}) {long_pieces})",
+        }
+        for batch in (words[i : i + WORDS_PER_TEXT_QUERY] for i in range(0, len(words), WORDS_PER_TEXT_QUERY))
+    ]
+
+
+def _phrase(name: str) -> str:
+    return _PHRASE_SPECIAL.sub(r"\\\1", name)

@@ -113,7 +113,7 @@ class EntityLinker:
 
     def mentions(self, text: str) -> list[Mention]:
         """Every name the question uses, left to right, the longest at each position."""
-        table = self._table()
+        table = self.table()
         question = text[:MAX_QUERY_CHARS]
         spans = name_token_spans(question)
         found = _scan(table, spans)
@@ -134,7 +134,7 @@ class EntityLinker:
         """How the question uses each name, the strongest use per entity: as a ``reference`` (quoted on
         its own, or an id written as one), as a ``name`` in its prose, or ``cited`` inside a passage it
         quotes (a description that happens to name it)."""
-        table = self._table()
+        table = self.table()
         ids = self._snapshot.current().entities.ids
         passages = quoted_passages(text)
         found: dict[str, Reading] = {}
@@ -152,7 +152,7 @@ class EntityLinker:
         return found
 
     def retrieve(self, query: Query) -> list[Candidate]:
-        table = self._table()
+        table = self.table()
         entities = self._snapshot.current().entities
         mentions = [
             m
@@ -167,7 +167,8 @@ class EntityLinker:
             best[mention.row] = max(best.get(mention.row, 0.0), sure)
         return [Candidate(entities.ids[row], score) for row, score in best.items() if score > 0][: query.limit]
 
-    def _table(self) -> NameTable:
+    def table(self) -> NameTable:
+        """The name table of the current graph copy (built on first use after the copy changes)."""
         config = self._config
         table: NameTable = self._snapshot.derived(f"names:{config!r}", lambda copy: NameTable.of(copy, config))
         return table

@@ -40,7 +40,7 @@ from graphrag.retrieval.models import SearchHit, SearchResult
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex
 from graphrag.retrieval.vocabulary import RelationVocabulary
-from graphrag.retrieval.walk import GraphWalk
+from graphrag.retrieval.walk import Adjacency, GraphWalk
 from graphrag.stores.graph import GraphStore
 
 Mode = Literal["hybrid", "vector", "text"]
@@ -109,6 +109,14 @@ class PackSearch:
             "chain": RelationChain(snapshot, config.walk),
         }
 
+    def warm(self) -> None:
+        """Build now what a hybrid search reads in memory: the graph copy, the linking tables, the walk's
+        matrix and the packs' scripts. Over 100,000 entities that takes tens of seconds, which the server
+        spends at start rather than in its first call."""
+        self.linker.table()
+        Adjacency.current(self._snapshot, self._config.walk)
+        self._scripts()
+
     def search(
         self,
         query: str,
@@ -148,6 +156,10 @@ class PackSearch:
             return Ranking([Hit(c.id, c.score, [retriever.evidence]) for c in found], len(found))
         return self._hybrid(Query(text, max(self._config.pool, limit), packs, kinds, hidden=self._hidden), limit)
 
+    def _scripts(self) -> PackScripts:
+        scripts: PackScripts = self._snapshot.derived("scripts", PackScripts.of)
+        return scripts
+
     def _hybrid(self, pool: Query, limit: int) -> Ranking:
         config = self._config
         reading = {
@@ -167,7 +179,7 @@ class PackSearch:
         starts = {c.id: c.score for c in sure if steps or readings[c.id] == "reference" or self._about(pool.text, c.id)}
         passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
         named = bool(starts)
-        coverage = self._snapshot.derived("scripts", PackScripts.of).coverage(pool.text, pool.packs)
+        coverage = self._scripts().coverage(pool.text, pool.packs)
         lists = {name: future.result() for name, future in reading.items()}
         read = [Ranked(found, self._weight(name, named, coverage)) for name, found in lists.items()]
         if not named and config.fusion.unnamed_reading == "standard":

@@ -9,6 +9,8 @@ process patches it instead, reading only the entities it wrote or removed, their
 from __future__ import annotations
 
 import contextlib
+import logging
+import time
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +23,7 @@ from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.stores.graph import GraphStore
 
 Ints = npt.NDArray[np.int64]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -76,18 +79,31 @@ class GraphSnapshot:
             self._copy.patch(lambda copy: self._patched(copy, ids), before)
 
     def derived(self, name: str, build: Callable[[GraphCopy], Any]) -> Any:
-        """``build(copy)`` of the current copy, kept until the copy changes (linking tables, the walk's matrix)."""
+        """``build(copy)`` of the current copy, kept until the copy changes (linking tables, the walk's matrix).
+        Each build is logged with its duration: over a large graph it takes seconds (the server builds them
+        at start, see ``PackSearch.warm``)."""
         copy = self.current()
         found = self._derived.get(name)
         if found is None or found[0] is not copy:
+            started = time.perf_counter()
             found = (copy, build(copy))
             self._derived[name] = found
+            kind = name.partition(":")[0]  # the key without its configuration
+            log.info("built %s over %d entities in %.2f s", kind, len(copy.entities.ids), time.perf_counter() - started)
         return found[1]
 
     def _load(self) -> GraphCopy:
+        started = time.perf_counter()
         type_names = self._vocabulary.types()
         links = self._graph.read("retrieval_links", types=type_names)
-        return _copy(self._graph.read("retrieval_names"), links, type_names)
+        copy = _copy(self._graph.read("retrieval_names"), links, type_names)
+        log.info(
+            "read the graph copy: %d entities, %d links in %.2f s",
+            len(copy.entities.ids),
+            len(copy.links.types),
+            time.perf_counter() - started,
+        )
+        return copy
 
     def _patched(self, copy: GraphCopy, ids: Collection[str]) -> GraphCopy:
         type_names = self._vocabulary.types()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, Literal
@@ -20,6 +21,7 @@ from graphrag.memory.expansion import load_expander
 from graphrag.memory.schema import ensure_memory_schema
 from graphrag.observations.admission import ObservationPolicy
 from graphrag.retrieval.config import DEFAULT, SearchConfig
+from graphrag.retrieval.search import PackSearch
 from graphrag.retrieval.vector_index import open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.access import load_access
@@ -57,9 +59,10 @@ log = logging.getLogger(__name__)
 
 
 class StoreLifespan:
-    """Opens Neo4j, the vector index and the embedder before the first call, and closes them at the end;
-    a ``background`` task (``serve --watch``) runs in a thread of its own in between; with an observations
-    journal configured, opens it too (without waiting for its database) and runs its cleanup."""
+    """Opens Neo4j, the vector index and the embedder and builds the in-memory tables of hybrid search before
+    the first call (``/health`` says ok only then), and closes them at the end; a ``background`` task
+    (``serve --watch``) runs in a thread of its own in between; with an observations journal configured,
+    opens it too (without waiting for its database) and runs its cleanup."""
 
     def __init__(
         self,
@@ -109,10 +112,14 @@ class StoreLifespan:
             embedder = self._embedder or load_embedder(self._settings.graphrag_embedder)
             embedder.embed(["warm up"])  # the model loads lazily, without a lock: load it before concurrent calls
             vectors = open_vector_index(self._settings, graph, embedder.id)
+            services = Services.open(self._settings, graph, embedder, vectors, RelationVocabulary(graph), self._search)
+            started = time.perf_counter()
+            PackSearch(graph, embedder, vectors, services.snapshot, services.relations, self._search).warm()
+            log.info("warm-up: the tables of hybrid search built in %.2f s", time.perf_counter() - started)
         except BaseException:
             graph.close()
             raise
-        return Services.open(self._settings, graph, embedder, vectors, RelationVocabulary(graph), self._search)
+        return services
 
     async def health(self, request: Request) -> JSONResponse:
         """``GET /health`` for load balancers, unauthenticated: ``ok`` (200) or ``unavailable`` naming the store

@@ -95,7 +95,8 @@ async def test_a_changed_analyzer_is_recreated_by_the_next_ingest(graph: GraphSt
 
 
 async def test_a_server_start_leaves_an_analysts_fulltext_index_alone(graph: GraphStore, client_for) -> None:  # type: ignore[no-untyped-def]
-    """It was dropped at every server start, for lying on :Entity and not being the service's."""
+    """It was dropped at every server start, for lying on :Entity and not being the service's; the memory's
+    full-text index is managed by name too."""
     graph.ensure_schema("test_analyst_index")
     try:
         async with client_for() as client:
@@ -103,9 +104,11 @@ async def test_a_server_start_leaves_an_analysts_fulltext_index_alone(graph: Gra
 
         indexes = {r["name"]: r for r in graph.read("schema_fulltext_indexes")}
         assert indexes["analyst_entity_notes"]["properties"] == ["title", "note"]
-        assert {"entity_text", "entity_text_ru", "entity_text_cjk"} <= indexes.keys()
+        assert indexes["analyst_memory_notes"]["properties"] == ["content"]
+        assert {"entity_text", "entity_text_ru", "entity_text_cjk", "memory_record_text"} <= indexes.keys()
     finally:
         graph.write("schema_drop_index", index="analyst_entity_notes")
+        graph.write("schema_drop_index", index="analyst_memory_notes")
 
 
 async def test_passages_are_replaced_with_their_file(graph: GraphStore, run_ingest, pack_copy: Path) -> None:  # type: ignore[no-untyped-def]
