@@ -1,4 +1,5 @@
-"""The typed answers of the retrievers; the MCP tools return them as their structured output.
+"""The typed answers of the retrievers. The MCP tools send most of them as they are; ``pack_search`` and
+``pack_context`` wrap theirs with what only the server knows (graphrag/server/answers.py).
 
 Items whose text the response budget may shorten derive from ``Clippable`` and name those fields
 in ``clip_fields`` (content, excerpt, summary: docs/mcp.md, response budget), so one budget routine serves every tool.
@@ -11,17 +12,6 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, Field
 
 from graphrag.retrieval.candidates import Evidence
-
-OBSERVATION_ID = "The journal entry of this answer (only when the retrieval observations journal recorded it)."
-
-
-def _absent(value: object) -> bool:
-    return value is None
-
-
-def observation_field() -> Any:
-    """``observation_id``: on the wire only when the journal records the answer, so nothing changes without it."""
-    return Field(default=None, exclude_if=_absent, description=OBSERVATION_ID)
 
 
 class Clippable(BaseModel):
@@ -53,19 +43,11 @@ class SearchHit(Clippable):
     via: list[str] | None = Field(
         default=None, description="For a graph hit: the typed path from a seed, as pack_graph writes paths."
     )
-    observation_id: str | None = observation_field()
 
 
 class SearchResult(BaseModel):
     results: list[SearchHit] = Field(description="Best first.")
-    omitted: int = Field(
-        default=0, description="Hits left out (from the end) because even with shortened summaries they did not fit."
-    )
-    stale: list[str] = Field(
-        default_factory=list,
-        description="Team hits left out: their file changed in GitHub since it was indexed (a reindex is queued).",
-    )
-    available: int = Field(default=0, exclude=True)  # the ranking's length before the limit cut it (never sent)
+    available: int = Field(default=0, description="The ranking's length before the limit cut it.")
 
 
 class ContextEntity(Clippable):
@@ -77,10 +59,9 @@ class ContextEntity(Clippable):
     summary: str
     matched: list[Evidence] = Field(description="Why it is here: linked (named), text, vector, graph.")
     via: list[str] | None = Field(default=None, description="For a graph hit: the typed path from a seed.")
-    observation_id: str | None = observation_field()
-    score: float = Field(default=0.0, exclude=True)  # its fused score, for the journal (never sent)
-    sha256: str = Field(default="", exclude=True)  # its file's hash, read with the hit (never sent)
-    pack: str = Field(default="", exclude=True)  # its pack and file, read with the hit (never sent)
+    score: float = Field(default=0.0, exclude=True)  # its fused score (not sent: the order says it)
+    sha256: str = Field(default="", exclude=True)  # its file, read with the hit: provenance the server
+    pack: str = Field(default="", exclude=True)  # checks and records, not sent (passages carry it)
     path: str = Field(default="", exclude=True)
 
 
@@ -94,24 +75,13 @@ class ContextPassage(Clippable):
     lines: list[int] = Field(description="First and last line in the file, 1-based, inclusive.")
     sha256: str = Field(description="Content hash of the file, for citation.")
     text: str
-    observation_id: str | None = observation_field()
-    hit_id: str | None = Field(
-        default=None, exclude_if=_absent, description="With observation_id: the id retrieval_feedback takes for it."
-    )
 
 
 class ContextResult(BaseModel):
     entities: list[ContextEntity] = Field(description="Most useful first: named entities, then retrieved ones.")
     paths: list[list[str]] = Field(description="Typed paths connecting them: alternating ids and relation names.")
     passages: list[ContextPassage] = Field(description="Body passages most relevant to the question, best first.")
-    omitted_passages: int = Field(
-        default=0, description="Passages left out (from the end) because even shortened they did not fit the budget."
-    )
-    stale: list[str] = Field(
-        default_factory=list,
-        description="Team hits left out: their file changed in GitHub since it was indexed (a reindex is queued).",
-    )
-    available: int = Field(default=0, exclude=True)  # entities ranked before the limit cut them (never sent)
+    available: int = Field(default=0, description="Entities ranked before the limit cut them.")
 
 
 class GraphNode(BaseModel):

@@ -39,9 +39,7 @@ log = logging.getLogger(__name__)
 
 
 @contextmanager
-def tool_errors(error: type[FastMCPError] = ToolError) -> Iterator[None]:
-    """Turn the service's errors into tool errors with their code (usable in async tools too); ``error``:
-    ``ResourceError`` or ``PromptError`` for a resource read or a prompt."""
+def _errors_as(error: type[FastMCPError]) -> Iterator[None]:
     try:
         with answering():
             yield
@@ -49,15 +47,31 @@ def tool_errors(error: type[FastMCPError] = ToolError) -> Iterator[None]:
         raise error(str(exc)) from exc
 
 
-def coded(fn: Callable[P, R]) -> Callable[P, R]:
-    """A sync tool function whose errors start with their code."""
-
+def _coded_as(fn: Callable[P, R], error: type[FastMCPError]) -> Callable[P, R]:
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        with tool_errors():
+        with _errors_as(error):
             return fn(*args, **kwargs)
 
     return wrapper
+
+
+def coded(fn: Callable[P, R]) -> Callable[P, R]:
+    """A tool whose errors start with their code: the service's errors carry it, a store that stops
+    answering becomes ``unavailable``. Raised as tool errors inside the call, they reach the client
+    without fastmcp logging a traceback for an expected refusal. Every tool, resource and prompt is
+    written this one way (``resource_coded``, ``prompt_coded``)."""
+    return _coded_as(fn, ToolError)
+
+
+def resource_coded(fn: Callable[P, R]) -> Callable[P, R]:
+    """A resource read whose errors start with their code (as ``coded``)."""
+    return _coded_as(fn, ResourceError)
+
+
+def prompt_coded(fn: Callable[P, R]) -> Callable[P, R]:
+    """A prompt whose errors start with their code (as ``coded``)."""
+    return _coded_as(fn, PromptError)
 
 
 def code_of(message: str) -> ErrorCode | None:

@@ -24,7 +24,7 @@ from graphrag.nearest import resolve
 from graphrag.server.access import current_caller
 from graphrag.server.budget import fit_items, fit_list
 from graphrag.server.context import services_of
-from graphrag.server.errors import tool_errors
+from graphrag.server.errors import coded
 from graphrag.server.schemas import READ_ONLY, Bounded, Digest, Key, Name, Query, add_tool
 from graphrag.server.visibility import team_repositories
 
@@ -37,6 +37,7 @@ REBUILDS = ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_worl
 def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -> None:
     """Add the memory tools; ``expander`` is the optional language model for query expansion."""
 
+    @coded
     def search(
         query: Annotated[Query, Field(description="Query text; empty lists the latest records.")],
         ctx: Context,
@@ -50,19 +51,19 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
     ) -> SearchResponse:
         """Searches saved memory records, not the packs (for those: pack_context, pack_search). Records matching
         the query, with provenance, status and graph relations; those past the response budget count in `omitted`."""
-        with tool_errors():
-            services = services_of(ctx)
-            project = current_caller().project
-            require_workspace(services.graph, project, workspace)
-            if scope is not None:
-                rows = services.graph.read("memory_scopes", project=project, workspace=workspace)
-                scopes = [row["scope"] for row in rows]
-                scope = resolve(scope, scopes, ("scope", "scopes"), listed_by="")[0]
-            readable = team_repositories(services)
-            request = SearchRequest(query, workspace, scope, limit, current_source_hash, exclude_stale, readable)
-            response = SearchResponse(result=run_search(services.graph, services.embedder, project, request, expander))
-            return fit_list(response, "result", services.settings.graphrag_response_budget_bytes, "search")
+        services = services_of(ctx)
+        project = current_caller().project
+        require_workspace(services.graph, project, workspace)
+        if scope is not None:
+            rows = services.graph.read("memory_scopes", project=project, workspace=workspace)
+            scopes = [row["scope"] for row in rows]
+            scope = resolve(scope, scopes, ("scope", "scopes"), listed_by="")[0]
+        readable = team_repositories(services)
+        request = SearchRequest(query, workspace, scope, limit, current_source_hash, exclude_stale, readable)
+        response = SearchResponse(result=run_search(services.graph, services.embedder, project, request, expander))
+        return fit_list(response, "result", services.settings.graphrag_response_budget_bytes, "search")
 
+    @coded
     def save_memory(
         content: Annotated[Content, Field(description="The fact, in any language.")],
         ctx: Context,
@@ -77,31 +78,31 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         derived_from: Annotated[list[Digest] | None, Field(description="IDs of records this one summarises.")] = None,
     ) -> MemoryRecord:
         """Save a record, let the archivist link it, and return it as search would."""
-        with tool_errors():
-            services = services_of(ctx)
-            caller = current_caller()
-            new = NewRecord(
-                content=content,
-                scope=scope,
-                source=source,
-                source_id=source_id or None,
-                source_hash=source_hash or None,
-                source_revision=source_revision or None,
-                fact_key=fact_key or None,
-                confidence=confidence,
-                derived_from=tuple(dict.fromkeys(derived_from or [])),
+        services = services_of(ctx)
+        caller = current_caller()
+        new = NewRecord(
+            content=content,
+            scope=scope,
+            source=source,
+            source_id=source_id or None,
+            source_hash=source_hash or None,
+            source_revision=source_revision or None,
+            fact_key=fact_key or None,
+            confidence=confidence,
+            derived_from=tuple(dict.fromkeys(derived_from or [])),
+        )
+        _check_new(new, workspace)
+        missing = set(new.derived_from) - existing_ids(services.graph, caller.project, workspace, new.derived_from)
+        if missing:
+            raise NotFound(
+                f"derived_from names records not in workspace '{echo(workspace)}': {name_list(sorted(missing))}"
             )
-            _check_new(new, workspace)
-            missing = set(new.derived_from) - existing_ids(services.graph, caller.project, workspace, new.derived_from)
-            if missing:
-                raise NotFound(
-                    f"derived_from names records not in workspace '{echo(workspace)}': {name_list(sorted(missing))}"
-                )
-            record_id = save(services.graph, caller.project, caller.project_active, workspace, new)
-            Archivist(services.graph, services.embedder).after_save(caller.project, workspace, record_id)
-            record = select(services.graph, caller.project, workspace, Selection(ids=[record_id]))[0].record
-            return fit_items(record, [record], services.settings.graphrag_response_budget_bytes, "the saved record")
+        record_id = save(services.graph, caller.project, caller.project_active, workspace, new)
+        Archivist(services.graph, services.embedder).after_save(caller.project, workspace, record_id)
+        record = select(services.graph, caller.project, workspace, Selection(ids=[record_id]))[0].record
+        return fit_items(record, [record], services.settings.graphrag_response_budget_bytes, "the saved record")
 
+    @coded
     def validate_memory(
         source_id: Annotated[Key, Field(description="The source whose records are checked.")],
         ctx: Context,
@@ -112,55 +113,54 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
     ) -> Validation:
         """Check every record of one source: with a current hash, mark drifted records stale (and clear
         the mark of records that match again); report each record's status."""
-        with tool_errors():
-            services = services_of(ctx)
-            project = current_caller().project
-            require_workspace(services.graph, project, workspace)
-            if current_source_hash:
-                services.graph.write(
-                    "memory_stale_source",
-                    project=project,
-                    workspace=workspace,
-                    source_id=source_id,
-                    current_source_hash=current_source_hash,
-                )
-            selection = Selection(source_id=source_id, team_repositories=team_repositories(services))
-            selected = select(services.graph, project, workspace, selection)
-            if not selected:
-                raise NotFound(f"no records of source '{echo(source_id)}' in workspace '{echo(workspace)}'")
-            records = [
-                ValidatedRecord(
-                    id=f.record.id,
-                    fact_key=f.record.fact_key,
-                    source_hash=f.record.source_hash,
-                    source_revision=f.record.source_revision,
-                    status=f.record.status,
-                    stale_reason=f.stale_mark,
-                )
-                for f in selected
-            ]
-            counts = StatusCounts()
-            for record in records:
-                setattr(counts, record.status, getattr(counts, record.status) + 1)
-            return Validation(
+        services = services_of(ctx)
+        project = current_caller().project
+        require_workspace(services.graph, project, workspace)
+        if current_source_hash:
+            services.graph.write(
+                "memory_stale_source",
+                project=project,
                 workspace=workspace,
                 source_id=source_id,
-                current_source_hash=current_source_hash or None,
-                checked=len(records),
-                counts=counts,
-                records=records,
+                current_source_hash=current_source_hash,
             )
+        selection = Selection(source_id=source_id, team_repositories=team_repositories(services))
+        selected = select(services.graph, project, workspace, selection)
+        if not selected:
+            raise NotFound(f"no records of source '{echo(source_id)}' in workspace '{echo(workspace)}'")
+        records = [
+            ValidatedRecord(
+                id=f.record.id,
+                fact_key=f.record.fact_key,
+                source_hash=f.record.source_hash,
+                source_revision=f.record.source_revision,
+                status=f.record.status,
+                stale_reason=f.stale_mark,
+            )
+            for f in selected
+        ]
+        counts = StatusCounts()
+        for record in records:
+            setattr(counts, record.status, getattr(counts, record.status) + 1)
+        return Validation(
+            workspace=workspace,
+            source_id=source_id,
+            current_source_hash=current_source_hash or None,
+            checked=len(records),
+            counts=counts,
+            records=records,
+        )
 
+    @coded
     def run_archivist(
         ctx: Context,
         workspace: Annotated[Name, Field(description="Workspace whose links and marks are rebuilt.")] = "default",
     ) -> ArchivistRun:
         """Rebuild the archivist's links (supersedes, relates_to, fixes_issue) and stale marks of a workspace."""
-        with tool_errors():
-            services = services_of(ctx)
-            project = current_caller().project
-            require_workspace(services.graph, project, workspace)
-            return Archivist(services.graph, services.embedder).run(project, workspace)
+        services = services_of(ctx)
+        project = current_caller().project
+        require_workspace(services.graph, project, workspace)
+        return Archivist(services.graph, services.embedder).run(project, workspace)
 
     add_tool(mcp, search, READ_ONLY)
     add_tool(mcp, save_memory, WRITES)

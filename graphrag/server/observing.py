@@ -34,10 +34,10 @@ from graphrag.errors import InvalidArgument
 from graphrag.observations.admission import Admission, ObservationPolicy, expired
 from graphrag.observations.journal import Journal, JournalUnavailable
 from graphrag.observations.model import HitKind, Observation, ObservedHit, Tool, sha256
-from graphrag.retrieval.models import ContextResult, SearchResult
 from graphrag.server.access import verified_account
+from graphrag.server.answers import ContextAnswer, SearchAnswer, passage_hit_id
 from graphrag.server.context import Services
-from graphrag.server.errors import tool_errors
+from graphrag.server.errors import coded
 from graphrag.server.schemas import Bounded, Digest, add_tool
 
 CLEANUP_SECONDS = 15 * 60
@@ -94,33 +94,29 @@ class Observed:
             )
         return hits
 
-    def stamp_search(self, result: SearchResult, mode: str) -> None:
-        """Before the budget: each hit gets the id; its summary as retrieved and its file's hash are noted."""
+    def stamp_search(self, answer: SearchAnswer, available: int, mode: str) -> None:
+        """Before the budget: each hit's summary as retrieved and its file's hash are noted."""
         self.search_mode = mode
-        self.available = result.available
-        for hit in result.results:
-            hit.observation_id = self.observation_id
+        self.available = available
+        for hit in answer.results:
             self._retrieve("entity", hit.id, hit.summary, hit.sha256, hit.score)
 
-    def search_returned(self, fitted: SearchResult) -> None:
+    def search_returned(self, fitted: SearchAnswer) -> None:
         self.omitted = fitted.omitted
         self.hits = self._returned([("entity", h.id, h.summary, h.content_truncated) for h in fitted.results])
 
-    def stamp_context(self, result: ContextResult) -> None:
-        self.available = result.available
-        for entity in result.entities:
-            entity.observation_id = self.observation_id
+    def stamp_context(self, answer: ContextAnswer, available: int) -> None:
+        self.available = available
+        for entity in answer.entities:
             self._retrieve("entity", entity.id, entity.summary, entity.sha256, entity.score)
-        for passage in result.passages:
-            passage.observation_id = self.observation_id
-            passage.hit_id = f"{passage.id}#L{passage.lines[0]}-L{passage.lines[-1]}"
-            self._retrieve("passage", passage.hit_id, passage.text, passage.sha256, None)
+        for passage in answer.passages:
+            self._retrieve("passage", passage_hit_id(passage), passage.text, passage.sha256, None)
 
-    def context_returned(self, fitted: ContextResult) -> None:
+    def context_returned(self, fitted: ContextAnswer) -> None:
         self.omitted = fitted.omitted_passages
         self.hits = self._returned(
             [("entity", e.id, e.summary, e.content_truncated) for e in fitted.entities]
-            + [("passage", p.hit_id or "", p.text, p.content_truncated) for p in fitted.passages]
+            + [("passage", passage_hit_id(p), p.text, p.content_truncated) for p in fitted.passages]
         )
 
 
@@ -241,6 +237,7 @@ class FeedbackResult(BaseModel):
 
 
 def register_feedback_tool(mcp: FastMCP, runtime: ObservationRuntime) -> None:
+    @coded
     def retrieval_feedback(
         observation_id: Annotated[
             Digest, Field(description="The observation_id of a pack_search or pack_context answer.")
@@ -253,28 +250,27 @@ def register_feedback_tool(mcp: FastMCP, runtime: ObservationRuntime) -> None:
         cited: Annotated[bool | None, Field(description="Whether your answer cited it; null when unknown.")] = None,
     ) -> FeedbackResult:
         """Say whether you cited a hit you were given. Accepted only for a hit of your own recorded answer."""
-        with tool_errors():
-            try:
-                parsed = uuid.UUID(observation_id)
-            except ValueError:
-                raise InvalidArgument("observation_id is not a UUID: pass the observation_id of an answer") from None
-            if not hit_id:
-                raise InvalidArgument("hit_id is empty: pass the id of a hit of that answer")
-            journal = runtime.journal
-            account = caller_account()
-            if journal is None or runtime.policy.mode == "off":
-                return FeedbackResult(recorded=False, reason="disabled")
-            if account is None or account not in runtime.policy.allowlist:
-                return FeedbackResult(recorded=False, reason="not_enrolled")
-            if journal.pending(parsed):
-                return FeedbackResult(recorded=False, reason="pending")
-            if expired(parsed):
-                return FeedbackResult(recorded=False, reason="expired")
-            try:
-                recorded = journal.feedback(account, parsed, hit_id, cited)
-            except JournalUnavailable as exc:
-                log.warning("feedback not recorded: %s", exc.args[0])
-                return FeedbackResult(recorded=False, reason="unavailable")
-            return FeedbackResult(recorded=recorded, reason=None if recorded else "not_found")
+        try:
+            parsed = uuid.UUID(observation_id)
+        except ValueError:
+            raise InvalidArgument("observation_id is not a UUID: pass the observation_id of an answer") from None
+        if not hit_id:
+            raise InvalidArgument("hit_id is empty: pass the id of a hit of that answer")
+        journal = runtime.journal
+        account = caller_account()
+        if journal is None or runtime.policy.mode == "off":
+            return FeedbackResult(recorded=False, reason="disabled")
+        if account is None or account not in runtime.policy.allowlist:
+            return FeedbackResult(recorded=False, reason="not_enrolled")
+        if journal.pending(parsed):
+            return FeedbackResult(recorded=False, reason="pending")
+        if expired(parsed):
+            return FeedbackResult(recorded=False, reason="expired")
+        try:
+            recorded = journal.feedback(account, parsed, hit_id, cited)
+        except JournalUnavailable as exc:
+            log.warning("feedback not recorded: %s", exc.args[0])
+            return FeedbackResult(recorded=False, reason="unavailable")
+        return FeedbackResult(recorded=recorded, reason=None if recorded else "not_found")
 
     add_tool(mcp, retrieval_feedback, FEEDBACK)

@@ -12,7 +12,6 @@ import json
 from typing import Annotated
 
 from fastmcp import Context, FastMCP
-from fastmcp.exceptions import PromptError
 from fastmcp.prompts import Message
 from fastmcp.prompts.base import PromptArgument
 from fastmcp.prompts.function_prompt import FunctionPrompt
@@ -22,7 +21,7 @@ from graphrag.errors import InvalidArgument, ResponseTooLarge, echo
 from graphrag.fitting import ENVELOPE_BYTES
 from graphrag.names import MAX_ID_LENGTH, is_valid_id
 from graphrag.server.context import services_of
-from graphrag.server.errors import tool_errors
+from graphrag.server.errors import prompt_coded
 
 NAME = "multi_hop_answer"
 GUIDE = """Answer this question from the knowledge packs, following their typed links, and cite what you read.
@@ -65,25 +64,25 @@ def register_prompts(mcp: FastMCP) -> None:
     mcp.add_prompt(prompt)
 
 
+@prompt_coded
 def multi_hop_answer(
     question: Annotated[str, Field(min_length=1, description=QUESTION)],
     ctx: Context,
     packs: Annotated[str | None, Field(description=PACKS)] = None,
 ) -> list[Message]:
-    with tool_errors(PromptError):
-        chosen = _packs(packs)
-        text = GUIDE.format(
-            question=question,
-            question_json=json.dumps(question, ensure_ascii=False),
-            packs_argument=f", packs={json.dumps(chosen, ensure_ascii=False)}" if chosen else "",
+    chosen = _packs(packs)
+    text = GUIDE.format(
+        question=question,
+        question_json=json.dumps(question, ensure_ascii=False),
+        packs_argument=f", packs={json.dumps(chosen, ensure_ascii=False)}" if chosen else "",
+    )
+    budget = services_of(ctx).settings.graphrag_response_budget_bytes
+    if len(json.dumps(text).encode()) + ENVELOPE_BYTES > budget:
+        raise ResponseTooLarge(
+            f"the prompt for a question of {len(question):,} characters does not fit the response budget "
+            f"of {budget} bytes (GRAPHRAG_RESPONSE_BUDGET_BYTES); ask a shorter question"
         )
-        budget = services_of(ctx).settings.graphrag_response_budget_bytes
-        if len(json.dumps(text).encode()) + ENVELOPE_BYTES > budget:
-            raise ResponseTooLarge(
-                f"the prompt for a question of {len(question):,} characters does not fit the response budget "
-                f"of {budget} bytes (GRAPHRAG_RESPONSE_BUDGET_BYTES); ask a shorter question"
-            )
-        return [Message(text, role="user")]
+    return [Message(text, role="user")]
 
 
 def _packs(packs: str | None) -> list[str]:

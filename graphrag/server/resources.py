@@ -17,7 +17,6 @@ from typing import Annotated
 from urllib.parse import quote
 
 from fastmcp import Context, FastMCP
-from fastmcp.exceptions import ResourceError
 from mcp.types import Annotations
 from pydantic import Field
 
@@ -29,7 +28,7 @@ from graphrag.retrieval.models import LinkPreview
 from graphrag.server.budget import FIELD_UNITS, clip, largest_fitting
 from graphrag.server.call_log import CATALOG
 from graphrag.server.context import services_of
-from graphrag.server.errors import tool_errors
+from graphrag.server.errors import resource_coded
 from graphrag.server.tools import catalog_of
 from graphrag.server.visibility import current_reader
 
@@ -58,25 +57,25 @@ def register_resources(mcp: FastMCP) -> None:
     )(catalog)
 
 
+@resource_coded
 def catalog(ctx: Context) -> str:
-    with tool_errors(ResourceError):
-        return catalog_of(services_of(ctx)).model_dump_json()
+    return catalog_of(services_of(ctx)).model_dump_json()
 
 
 def address(entity_id: str) -> str:
     return "pack://" + quote(entity_id, safe=".:-_")
 
 
+@resource_coded
 def entity(
     id: Annotated[str, Field(description="The entity's id.")],
     ctx: Context,
 ) -> str:
-    with tool_errors(ResourceError):
-        if not is_valid_id(id) or len(id) > MAX_ID_LENGTH:
-            raise InvalidArgument(f"{echo(repr(id))} is not an entity id ({ID_RULE}, at most {MAX_ID_LENGTH})")
-        services = services_of(ctx)
-        budget = services.settings.graphrag_response_budget_bytes
-        return EntityMarkdown(current_reader(services).read(id, 0, budget), budget).render()
+    if not is_valid_id(id) or len(id) > MAX_ID_LENGTH:
+        raise InvalidArgument(f"{echo(repr(id))} is not an entity id ({ID_RULE}, at most {MAX_ID_LENGTH})")
+    services = services_of(ctx)
+    budget = services.settings.graphrag_response_budget_bytes
+    return EntityMarkdown(current_reader(services).read(id, 0, budget), budget).render()
 
 
 class EntityMarkdown:

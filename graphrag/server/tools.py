@@ -12,8 +12,9 @@ from graphrag.github.sources import View
 from graphrag.retrieval.catalog import Catalog, CatalogResult
 from graphrag.retrieval.context import PackContext
 from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
-from graphrag.retrieval.models import ContextResult, EntityPage, GraphResult, SearchResult
+from graphrag.retrieval.models import EntityPage, GraphResult
 from graphrag.retrieval.search import Mode, PackSearch
+from graphrag.server.answers import ContextAnswer, SearchAnswer, context_answer, search_answer
 from graphrag.server.budget import fit_items, fit_list, largest_fitting, wire_bytes
 from graphrag.server.context import Services, services_of
 from graphrag.server.errors import coded
@@ -52,21 +53,19 @@ def pack_search(
     ] = "hybrid",
     *,
     ctx: Context,
-) -> SearchResult:
+) -> SearchAnswer:
     """Entities for a query, best first, each saying why (matched; via: the typed path from a named entity).
     Hits past the response budget are counted in `omitted`."""
     services = services_of(ctx)
     view = caller_view(services)
     packs, kinds = Catalog(services.graph, services.relations, services.snapshot, view.hidden).filters(packs, kinds)
     result = _search(services, view).search(query, _clamp(limit, 1, MAX_HITS), packs, kinds, mode)
-    if view.readable:
-        left_out = stale(services, view, (Indexed(h.id, h.pack, h.path, h.sha256) for h in result.results))
-        result.results = [hit for hit in result.results if hit.id not in left_out]
-        result.stale = sorted(left_out)
+    left_out = stale(services, view, (Indexed(h.id, h.pack, h.path, h.sha256) for h in result.results))
     observed = current_observation()
+    answer = search_answer(result, left_out, observed.observation_id if observed else None)
     if observed is not None:
-        observed.stamp_search(result, mode)
-    fitted = fit_list(result, "results", services.settings.graphrag_response_budget_bytes, "the search results")
+        observed.stamp_search(answer, result.available, mode)
+    fitted = fit_list(answer, "results", services.settings.graphrag_response_budget_bytes, "the search results")
     if observed is not None:
         observed.search_returned(fitted)
     return fitted
@@ -81,7 +80,7 @@ def pack_context(
     ] = None,
     *,
     ctx: Context,
-) -> ContextResult:
+) -> ContextAnswer:
     """Call this first for a question about the packs. What a multi-hop answer needs in one call: entities
     (named first, each with why), the typed paths connecting them, and the body passages that best match the
     question (path, line range and sha256 to cite)."""
@@ -89,41 +88,29 @@ def pack_context(
     view = caller_view(services)
     packs, kinds = Catalog(services.graph, services.relations, services.snapshot, view.hidden).filters(packs, kinds)
     result = PackContext(services.graph, _search(services, view), services.search.context).build(question, packs, kinds)
-    if view.readable:
-        _leave_out_stale(services, view, result)
+    left_out = stale(services, view, (Indexed(e.id, e.pack, e.path, e.sha256) for e in result.entities))
     observed = current_observation()
+    answer = context_answer(result, left_out, observed.observation_id if observed else None)
     if observed is not None:
-        observed.stamp_context(result)
-    fitted = _fit_context(result, services.settings.graphrag_response_budget_bytes)
+        observed.stamp_context(answer, result.available)
+    fitted = _fit_context(answer, services.settings.graphrag_response_budget_bytes)
     if observed is not None:
         observed.context_returned(fitted)
     return fitted
 
 
-def _fit_context(result: ContextResult, budget: int) -> ContextResult:
+def _fit_context(answer: ContextAnswer, budget: int) -> ContextAnswer:
     """Passages are shortened first (they are the longest fields), then the last ones left out and counted;
     entities and paths are never dropped (``response_too_large`` if they alone cannot fit)."""
-    passages = result.passages
+    passages = answer.passages
     for kept in range(len(passages), -1, -1):
-        trimmed = result.model_copy(update={"passages": passages[:kept], "omitted_passages": len(passages) - kept})
+        trimmed = answer.model_copy(update={"passages": passages[:kept], "omitted_passages": len(passages) - kept})
         try:
             return fit_items(trimmed, [*trimmed.passages, *trimmed.entities], budget, "the context")
         except ResponseTooLarge:
             if kept == 0:
                 raise
     raise AssertionError("unreachable: the loop returns or raises at kept == 0")
-
-
-def _leave_out_stale(services: Services, view: View, result: ContextResult) -> None:
-    """Entities whose team file changed in GitHub go, with their passages and the paths through them."""
-    left_out = stale(services, view, (Indexed(e.id, e.pack, e.path, e.sha256) for e in result.entities))
-    if not left_out:
-        return
-    files = {(e.path, e.sha256) for e in result.entities if e.id in left_out}
-    result.entities = [e for e in result.entities if e.id not in left_out]
-    result.passages = [p for p in result.passages if (p.path, p.sha256) not in files]
-    result.paths = [p for p in result.paths if not left_out & set(p[::2])]
-    result.stale = sorted(left_out)
 
 
 def _search(services: Services, view: View) -> PackSearch:

@@ -8,7 +8,8 @@ import pytest
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
-from graphrag.retrieval.models import EntityPage, GraphResult, SearchResult
+from graphrag.retrieval.models import EntityPage, GraphResult
+from graphrag.server.answers import SearchAnswer
 
 
 async def call(client: Client[Any], tool: str, **arguments: Any) -> dict[str, Any]:
@@ -35,7 +36,7 @@ async def test_tools_are_typed_read_only_with_output_schemas(example: Client[Any
 
 
 async def test_search_ranks_across_languages_with_provenance(example: Client[Any]) -> None:
-    found = SearchResult.model_validate(
+    found = SearchAnswer.model_validate(
         await call(example, "pack_search", query="first soft landing on the Moon", mode="vector")
     )
 

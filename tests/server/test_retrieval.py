@@ -8,15 +8,15 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from graphrag.retrieval.models import ContextResult, SearchResult
+from graphrag.server.answers import ContextAnswer, SearchAnswer
 from graphrag.stores.graph import GraphStore
 from tests.conftest import EXAMPLES
 from tests.server.conftest import wire_bytes, write_entity
 from tests.server.test_pack_tools import call
 
 
-async def search(client: Client[Any], query: str, **arguments: Any) -> SearchResult:
-    return SearchResult.model_validate(await call(client, "pack_search", query=query, **arguments))
+async def search(client: Client[Any], query: str, **arguments: Any) -> SearchAnswer:
+    return SearchAnswer.model_validate(await call(client, "pack_search", query=query, **arguments))
 
 
 @pytest.mark.parametrize(
@@ -128,7 +128,7 @@ async def test_passages_are_replaced_with_their_file(graph: GraphStore, run_inge
 
 
 async def test_context_gives_entities_paths_and_citable_passages(example: Client[Any]) -> None:
-    context = ContextResult.model_validate(
+    context = ContextAnswer.model_validate(
         await call(example, "pack_context", question="Which rocket launched Vostok 1, and who designed it?")
     )
 
@@ -146,10 +146,10 @@ async def test_context_within_a_small_budget_keeps_every_entity_and_counts_left_
     run_ingest(EXAMPLES / "space-missions")
     question = {"question": "Apollo 11 landing on the Moon"}
     async with client_for() as client:
-        whole = ContextResult.model_validate((await client.call_tool("pack_context", question)).structured_content)
+        whole = ContextAnswer.model_validate((await client.call_tool("pack_context", question)).structured_content)
     async with client_for(graphrag_response_budget_bytes=9000) as client:
         result = await client.call_tool("pack_context", question)
-    small = ContextResult.model_validate(result.structured_content)
+    small = ContextAnswer.model_validate(result.structured_content)
 
     assert wire_bytes(result) <= 9000
     assert [e.id for e in small.entities] == [e.id for e in whole.entities]
@@ -161,7 +161,7 @@ async def test_context_within_a_small_budget_keeps_every_entity_and_counts_left_
 async def test_a_three_step_question_gets_its_whole_chain_in_order(example: Client[Any]) -> None:
     question = "Who led the agency that built the rocket that launched Apollo 11?"
     found = await search(example, question, packs=["space-missions"])
-    context = ContextResult.model_validate(await call(example, "pack_context", question=question))
+    context = ContextAnswer.model_validate(await call(example, "pack_context", question=question))
 
     chain = ["SM.MISSION.APOLLO11", "SM.VEHICLE.SATURNV", "SM.AGENCY.MSFC", "SM.PERSON.VONBRAUN"]
     assert [hit.id for hit in found.results[:4]] == chain
