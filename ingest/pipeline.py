@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +27,7 @@ from graphrag.names import script_text
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore, VectorUpdate
 from ingest.model import Entity
-from ingest.packs import MANIFEST, Pack, PackError, open_pack, read_files
+from ingest.packs import MANIFEST, FileKey, Pack, PackError, open_pack, read_files
 from ingest.passages import cut
 from ingest.plan import Plan, StoredEntity, plan
 from ingest.report import DanglingLink, IngestReport
@@ -95,12 +95,15 @@ def ingest(
     graph: GraphStore | None = None,
     on_vectors: Callable[[VectorUpdate], None] | None = None,
     named: Named | None = None,
-    schema: bool = True,
+    saved: Collection[FileKey] | None = None,
 ) -> IngestReport:
     """``graph``: an open store to use (else one is opened and closed here); ``on_vectors`` receives what was
     written to the vectors, once, after the graph is written too (a server applies it to its copy);
-    ``named``: pack ids the service gives to some of the folders (team sources' mirrors); ``schema``: False
-    when this caller ensured the graph's schema already (a watcher, after its first run).
+    ``named``: pack ids the service gives to some of the folders (team sources' mirrors); ``saved``: a
+    watcher's save, the files it saw saved and those its last run rejected: only they (and files the graph
+    does not hold) are read, the others are taken as stored, and the graph's schema is not ensured again
+    (the watcher's first run did). Every pack-wide rule (ids, ownership, links) is still checked against
+    what the graph holds, so the graph ends as a full run would leave it.
 
     Its phases, in the order that keeps a run killed anywhere repairable by the next: read what is stored,
     plan, mark the packs' vectors pending, write vectors then graph batch by batch, remove what is gone,
@@ -111,10 +114,10 @@ def ingest(
     embedder = embedder or load_embedder(settings.graphrag_embedder)
     with nullcontext(graph) if graph is not None else GraphStore.connect(settings) as graph, ExitStack() as opened:
         with _timed(timings, "neo4j_read"):
-            stored = _read_stored(graph, packs, schema)
+            stored = _read_stored(graph, packs, schema=saved is None)
         vectors = _VectorsOnDemand(opened, settings, embedder, graph, expect_points=bool(stored.entities))
         leftovers = _unsettled_vectors(vectors, stored, timings)
-        packs, work = _plan(paths, named, packs, stored, vectors, embedder, leftovers.reembed, timings)
+        packs, work = _plan(paths, named, packs, stored, vectors, embedder, leftovers.reembed, saved, timings)
         pending = _mark_vectors_pending(graph, vectors.store, stored, work, leftovers.orphans)
         writer = GraphWriter(graph, work)
         written = _write_stores(writer, vectors.store, embedder, work, progress, timings)
@@ -215,6 +218,7 @@ def _plan(
     vectors: _VectorsOnDemand,
     embedder: Embedder,
     reembed: set[str],
+    saved: Collection[FileKey] | None,
     timings: dict[str, float],
 ) -> tuple[list[Pack], Plan]:
     """Plan phase: parse the files that changed and compare them with what is stored; still nothing written
@@ -223,7 +227,7 @@ def _plan(
     stale = stored.stale(embedder.id) | (set(stored.pack_ids) if vectors.reindexed else set())
     relinked = frozenset(p.manifest.id for p in packs if _rewrite_all(p, stored.packs.get(p.manifest.id)))
     with _timed(timings, "parse"):
-        _read_changed_files(packs, stored.entities, stale | relinked, reembed)
+        _read_changed_files(packs, stored.entities, stale | relinked, reembed, saved)
     with _timed(timings, "plan"):
         work = plan(packs, stored.entities, stored.others, stale, relinked_packs=relinked, reembed=reembed)
     if vectors.store is None and (work.embed or work.remove):
@@ -296,15 +300,27 @@ def _rewrite_all(pack: Pack, stored: dict[str, Any] | None) -> bool:
 
 
 def _read_changed_files(
-    packs: list[Pack], stored: dict[str, StoredEntity], reread: set[str] | frozenset[str], reembed: set[str]
+    packs: list[Pack],
+    stored: dict[str, StoredEntity],
+    reread: set[str] | frozenset[str],
+    reembed: set[str],
+    saved: Collection[FileKey] | None,
 ) -> None:
     """Parse only files whose content differs from the stored version; all files of the ``reread`` packs
     (their pack.yaml changed, which changes how links read, or their vectors need rebuilding), and the
-    files of the ``reembed`` entities."""
+    files of the ``reembed`` entities. With ``saved``, the other stored files are not even read."""
     known = {(s.pack, s.path): s.sha256 for s in stored.values() if s.id not in reembed}
     for pack in packs:
-        trusted = pack.manifest.id not in reread
-        read_files(pack, (lambda p, path, sha: known.get((p, path)) == sha) if trusted else None)
+        pack_id = pack.manifest.id
+        if pack_id in reread:
+            read_files(pack)
+            continue
+        unsaved = (
+            None
+            if saved is None
+            else {path: sha for (p, path), sha in known.items() if p == pack_id and (p, path) not in saved}
+        )
+        read_files(pack, lambda p, path, sha: known.get((p, path)) == sha, unsaved)
 
 
 def _count_links(graph: GraphStore, report: IngestReport, pack_ids: list[str]) -> dict[str, list[str]]:
