@@ -19,9 +19,10 @@ from bench.synthetic import entity_id, write_synthetic_pack
 from graphrag.config import Settings
 from graphrag.embedding import load_embedder
 from graphrag.stores.graph import GraphStore
-from ingest.pipeline import entity_row, ingest, passage_rows, read_packs
+from ingest.pipeline import ingest, read_packs
 from ingest.plan import plan
 from ingest.report import IngestReport
+from ingest.writing import entity_row, passage_rows
 
 PACK = "bench-synthetic"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ class PackError(Exception):
 
 # Says whether a file (pack id, pack-relative path, sha256) is stored as it is: it need not be parsed.
 Known = Callable[[str, str, str], bool]
+FileKey = tuple[str, str]  # (pack id, pack-relative path)
 
 
 @dataclass
@@ -142,10 +143,17 @@ def markdown_files(root: Path) -> list[tuple[Path, str]]:
     return sorted(found, key=lambda item: item[1])
 
 
-def read_files(pack: Pack, known: Known | None = None) -> None:
+def read_files(pack: Pack, known: Known | None = None, settled: Mapping[str, str] | None = None) -> None:
     """Hash every file; parse those that are not ``known`` to be stored as they are. A file that cannot
-    be read is rejected like one that cannot be parsed: reported, and its stored version kept."""
+    be read is rejected like one that cannot be parsed: reported, and its stored version kept. ``settled``
+    (pack-relative path -> stored sha256): files the caller saw unchanged since they were stored (a
+    watcher's files not saved since), taken as stored without being read; a link is read all the same,
+    since its target may have changed under another name."""
     for path, rel in markdown_files(pack.root):
+        stored = (settled or {}).get(rel)
+        if stored is not None and not path.is_symlink():
+            pack.files.append(ParsedFile(path=rel, sha256=stored, unchanged=True))
+            continue
         try:
             raw = read_pack_file(pack.root, path, rel)
         except Unreadable as exc:

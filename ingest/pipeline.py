@@ -1,9 +1,11 @@
 """``check`` and ``ingest``: parse packs, plan against the graph, then write vectors and graph.
 
-Order matters for a crash halfway: vectors are written before the graph, and each graph
-batch (entities, their old links deleted, their new links) is one transaction, so the
-content hash stored on a node always means "vector and links of this version are in place".
-Pack metadata, which records the embedder, is written last.
+Order matters for a crash halfway, so ``ingest`` runs in phases named for it: read what is stored, plan
+(nothing written yet), mark the packs' vectors pending, write vectors before the graph batch by batch,
+remove what is gone, and mark the packs settled last. Each graph batch (entities, their old links
+deleted, their new links) is one transaction, so the content hash stored on a node always means "vector
+and links of this version are in place"; the pack rows, which record the embedder and clear the pending
+mark, are written last.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager, nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,23 +23,16 @@ import numpy as np
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, Vectors, load_embedder
-from graphrag.names import script_text
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore, VectorUpdate
-from ingest.model import Entity
-from ingest.packs import MANIFEST, Pack, PackError, open_pack, read_files
-from ingest.passages import cut
+from ingest.packs import MANIFEST, FileKey, Pack, PackError, open_pack, read_files
 from ingest.plan import Plan, StoredEntity, plan
 from ingest.report import DanglingLink, IngestReport
-from ingest.resolve import ResolvedLink
+from ingest.writing import GraphWriter, vector_payload
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
-EMBED_BATCH = 1000  # one graph transaction per batch, too, unless it is larger than TRANSACTION_BYTES
+EMBED_BATCH = 1000  # one graph transaction per batch, too, unless it is larger than writing.TRANSACTION_BYTES
 WRITE_BATCH = 500
-# What one graph transaction may hold, estimated: Neo4j keeps it in its heap (at most 70% of it by default,
-# 716 MiB for the local server's 1 GiB), at about 16 bytes per character of body text and 1 KiB per row.
-# A dozen 4 MiB files in one transaction exhausted that; a single file of the largest size takes ~80 MiB.
-TRANSACTION_BYTES = 256 * 2**20
 DERIVED_VERSION = 2  # raise when passages (or other data derived from files) are cut differently
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -92,101 +88,164 @@ def ingest(
     graph: GraphStore | None = None,
     on_vectors: Callable[[VectorUpdate], None] | None = None,
     named: Named | None = None,
-    schema: bool = True,
+    saved: Collection[FileKey] | None = None,
 ) -> IngestReport:
     """``graph``: an open store to use (else one is opened and closed here); ``on_vectors`` receives what was
     written to the vectors, once, after the graph is written too (a server applies it to its copy);
-    ``named``: pack ids the service gives to some of the folders (team sources' mirrors); ``schema``: False
-    when this caller ensured the graph's schema already (a watcher, after its first run)."""
+    ``named``: pack ids the service gives to some of the folders (team sources' mirrors); ``saved``: a
+    watcher's save, the files it saw saved and those its last run rejected: only they (and files the graph
+    does not hold) are read, the others are taken as stored, and the graph's schema is not ensured again
+    (the watcher's first run did). Every pack-wide rule (ids, ownership, links) is still checked against
+    what the graph holds, so the graph ends as a full run would leave it.
+
+    Its phases, in the order that keeps a run killed anywhere repairable by the next: read what is stored,
+    plan, mark the packs' vectors pending, write vectors then graph batch by batch, remove what is gone,
+    mark the packs settled."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
     packs = open_packs(paths, named)
-    pack_ids = [p.manifest.id for p in packs]
     embedder = embedder or load_embedder(settings.graphrag_embedder)
-    written: list[tuple[list[dict[str, Any]], Vectors]] = []
     with nullcontext(graph) if graph is not None else GraphStore.connect(settings) as graph, ExitStack() as opened:
         with _timed(timings, "neo4j_read"):
-            if schema:
-                graph.ensure_schema()
-            stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
-            refuse_taken_ids(packs, stored_packs)
-            stored = {r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)}
-            others = graph.read("ingest_other_entities", packs=pack_ids)
-        stale = {p for p in pack_ids if (stored_packs.get(p) or {}).get("embedder") != embedder.id}
-        relinked = frozenset(p.manifest.id for p in packs if _rewrite_all(p, stored_packs.get(p.manifest.id)))
-        vectors: VectorStore | None = None
-        reindexed: str | None = None
-
-        def open_vectors() -> VectorStore:
-            nonlocal reindexed
-            store = opened.enter_context(VectorStore.open(settings))
-            reindexed = store.ensure_collection(embedder.id, embedder.dimension, expect_points=bool(stored))
-            if reindexed:
-                graph.write("ingest_forget_embedders")
-                stale.update(pack_ids)
-            return store
-
-        # A pack whose last run did not end (or that an older ingester wrote) may hold vectors the graph
-        # does not know: the first batch creates its node, the run's end writes `vectors_pending: false`.
-        unsettled = [p for p in pack_ids if (stored_packs.get(p) or {}).get("vectors_pending") is not False]
-        orphans: list[str] = []
-        reembed: set[str] = set()
-        if unsettled:
-            vectors = open_vectors()
-            with _timed(timings, "qdrant"):
-                orphans, reembed = _unsettled_vectors(vectors, unsettled, stored, others)
-        with _timed(timings, "parse"):
-            _read_changed_files(packs, stored, stale | relinked, reembed)
-        with _timed(timings, "plan"):
-            work = plan(packs, stored, others, stale, relinked_packs=relinked, reembed=reembed)
-        # Qdrant is opened only when vectors change: a no-change run never pays for loading it.
-        if vectors is None and (work.embed or work.remove):
-            vectors = open_vectors()
-            if reindexed:
-                with _timed(timings, "parse"):
-                    packs = read_packs(paths, named)
-                work = plan(packs, stored, others, stale, relinked_packs=relinked)
-        work.report.reindexed = reindexed
-        pending = [p for p in pack_ids if p in stored_packs] if work.embed or work.remove or orphans else []
-        if vectors is not None:
-            if pending:  # cleared with the pack rows at the end; a run that fails before leaves it set
-                graph.write("ingest_mark_vectors_pending", packs=pending)
-            vectors.delete(work.remove + orphans)
+            stored = _read_stored(graph, packs, schema=saved is None)
+        vectors = _VectorsOnDemand(opened, settings, embedder, graph, expect_points=bool(stored.entities))
+        leftovers = _unsettled_vectors(vectors, stored, timings)
+        packs, work = _plan(paths, named, packs, stored, vectors, embedder, leftovers.reembed, saved, timings)
+        pending = _mark_vectors_pending(graph, vectors.store, stored, work, leftovers.orphans)
         writer = GraphWriter(graph, work)
-        _write_stores(writer, vectors, embedder, work, progress, timings, written)
-        work.report.embedded = len(work.embed)
-        with _timed(timings, "neo4j_write"):
-            if work.remove:
-                writer.delete_declared_links(work.remove)
-                graph.write("ingest_remove_entities", ids=work.remove)
-            if work.changes_anything:
-                graph.write("ingest_prune_placeholders")
-                graph.write("ingest_await_text_indexes")
-        with _timed(timings, "neo4j_read"):
-            relation_types = _count_links(graph, work.report, pack_ids)
-        work.resolver.suggest(work.report.dangling)
-        with _timed(timings, "neo4j_write"):
-            pack_rows = [_pack_row(p, embedder.id, relation_types.get(p.manifest.id, [])) for p in packs]
-            changed_packs = [
-                row for row in pack_rows if row["id"] in pending or _differs(row, stored_packs.get(row["id"]))
-            ]
-            if changed_packs:
-                graph.write("ingest_upsert_packs", packs=changed_packs)
-    if on_vectors is not None and (written or work.remove or orphans):
-        on_vectors(
-            VectorUpdate(
-                payloads=[payload for payloads, _ in written for payload in payloads],
-                vectors=np.concatenate([matrix for _, matrix in written])
-                if written
-                else np.zeros((0, embedder.dimension), dtype=np.float32),
-                removed=work.remove + orphans,
-                rebuilt=work.report.reindexed is not None,
-            )
-        )
+        written = _write_stores(writer, vectors.store, embedder, work, progress, timings)
+        _remove(graph, writer, work, timings)
+        _mark_settled(graph, packs, stored, work, embedder.id, pending, timings)
+    if on_vectors is not None and (written or work.remove or leftovers.orphans):
+        on_vectors(_vector_update(written, work, leftovers.orphans, embedder.dimension))
     timings["total"] = time.perf_counter() - started
     work.report.timings = {k: round(v, 3) for k, v in timings.items()}
     _log_run(work.report)
     return work.report
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """What the graph holds before the run: its packs' rows and entities, and the entities of other packs."""
+
+    pack_ids: list[str]
+    packs: dict[str, dict[str, Any]]
+    entities: dict[str, StoredEntity]
+    others: list[dict[str, Any]]
+
+    def stale(self, embedder_id: str) -> set[str]:
+        """The packs whose vectors another embedder made (or none)."""
+        return {p for p in self.pack_ids if (self.packs.get(p) or {}).get("embedder") != embedder_id}
+
+
+def _read_stored(graph: GraphStore, packs: list[Pack], schema: bool) -> _Stored:
+    """Read phase: a pack id that another folder holds stops the run here, before anything is written."""
+    if schema:
+        graph.ensure_schema()
+    pack_ids = [p.manifest.id for p in packs]
+    stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
+    refuse_taken_ids(packs, stored_packs)
+    return _Stored(
+        pack_ids=pack_ids,
+        packs=stored_packs,
+        entities={r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)},
+        others=graph.read("ingest_other_entities", packs=pack_ids),
+    )
+
+
+@dataclass
+class _VectorsOnDemand:
+    """Qdrant, opened only when vectors change: a no-change run never pays for loading it. Opening it may find
+    the collection of another model, or none though the graph has entities: then every vector is rebuilt,
+    and ``reindexed`` says why."""
+
+    opened: ExitStack
+    settings: Settings
+    embedder: Embedder
+    graph: GraphStore
+    expect_points: bool
+    store: VectorStore | None = None
+    reindexed: str | None = None
+
+    def open(self) -> VectorStore:
+        if self.store is None:
+            self.store = self.opened.enter_context(VectorStore.open(self.settings))
+            self.reindexed = self.store.ensure_collection(
+                self.embedder.id, self.embedder.dimension, expect_points=self.expect_points
+            )
+            if self.reindexed:
+                self.graph.write("ingest_forget_embedders")
+        return self.store
+
+
+@dataclass(frozen=True)
+class _Leftovers:
+    """What a failed run can leave behind between writing vectors and committing the graph: vectors of
+    entities the graph does not hold (``orphans``), and entities whose vector is not of their stored version."""
+
+    orphans: list[str] = field(default_factory=list)
+    reembed: set[str] = field(default_factory=set)
+
+
+def _unsettled_vectors(vectors: _VectorsOnDemand, stored: _Stored, timings: dict[str, float]) -> _Leftovers:
+    """A pack whose last run did not end (or that an older ingester wrote) may hold vectors the graph does not
+    know: the first batch creates its node, the run's end writes ``vectors_pending: false``."""
+    unsettled = [p for p in stored.pack_ids if (stored.packs.get(p) or {}).get("vectors_pending") is not False]
+    if not unsettled:
+        return _Leftovers()
+    store = vectors.open()
+    with _timed(timings, "qdrant"):
+        found = store.fingerprints(unsettled)
+    defined = stored.entities.keys() | {o["id"] for o in stored.others}
+    return _Leftovers(
+        orphans=sorted(found.keys() - defined),
+        reembed={s.id for s in stored.entities.values() if s.pack in unsettled and found.get(s.id) != s.sha256},
+    )
+
+
+def _plan(
+    paths: Sequence[Path],
+    named: Named | None,
+    packs: list[Pack],
+    stored: _Stored,
+    vectors: _VectorsOnDemand,
+    embedder: Embedder,
+    reembed: set[str],
+    saved: Collection[FileKey] | None,
+    timings: dict[str, float],
+) -> tuple[list[Pack], Plan]:
+    """Plan phase: parse the files that changed and compare them with what is stored; still nothing written
+    but a rebuilt collection. Planning shows whether vectors change, and only then is Qdrant opened: if its
+    collection must be rebuilt, every file is parsed and planned again, each entity to be embedded."""
+    stale = stored.stale(embedder.id) | (set(stored.pack_ids) if vectors.reindexed else set())
+    relinked = frozenset(p.manifest.id for p in packs if _rewrite_all(p, stored.packs.get(p.manifest.id)))
+    with _timed(timings, "parse"):
+        _read_changed_files(packs, stored.entities, stale | relinked, reembed, saved)
+    with _timed(timings, "plan"):
+        work = plan(packs, stored.entities, stored.others, stale, relinked_packs=relinked, reembed=reembed)
+    if vectors.store is None and (work.embed or work.remove):
+        vectors.open()
+        if vectors.reindexed:
+            with _timed(timings, "parse"):
+                packs = read_packs(paths, named)
+            work = plan(packs, stored.entities, stored.others, set(stored.pack_ids), relinked_packs=relinked)
+    work.report.reindexed = vectors.reindexed
+    return packs, work
+
+
+def _mark_vectors_pending(
+    graph: GraphStore, vectors: VectorStore | None, stored: _Stored, work: Plan, orphans: list[str]
+) -> list[str]:
+    """Before any vector changes, its stored packs are marked pending (cleared by ``_mark_settled``, so a run
+    that stops before leaves it set), then vectors of removed entities and orphans are deleted. Returns the
+    packs marked."""
+    if vectors is None:
+        return []
+    pending = [p for p in stored.pack_ids if p in stored.packs] if work.embed or work.remove or orphans else []
+    if pending:
+        graph.write("ingest_mark_vectors_pending", packs=pending)
+    vectors.delete(work.remove + orphans)
+    return pending
 
 
 def _log_run(report: IngestReport) -> None:
@@ -225,18 +284,6 @@ def refuse_taken_ids(packs: list[Pack], stored_packs: dict[str, dict[str, Any]])
             )
 
 
-def _unsettled_vectors(
-    vectors: VectorStore, packs: list[str], stored: dict[str, StoredEntity], others: list[dict[str, Any]]
-) -> tuple[list[str], set[str]]:
-    """(vectors of entities the graph does not hold, entities whose vector is not of the graph's version):
-    what a failed run can leave behind between writing vectors and committing the graph."""
-    defined = stored.keys() | {o["id"] for o in others}
-    found = vectors.fingerprints(packs)
-    orphans = sorted(found.keys() - defined)
-    mismatched = {s.id for s in stored.values() if s.pack in packs and found.get(s.id) != s.sha256}
-    return orphans, mismatched
-
-
 def _rewrite_all(pack: Pack, stored: dict[str, Any] | None) -> bool:
     """Every entity of a stored pack is written again when its pack.yaml changed (links read differently)
     or its derived data (passages) was made by an older version of the ingester."""
@@ -246,15 +293,27 @@ def _rewrite_all(pack: Pack, stored: dict[str, Any] | None) -> bool:
 
 
 def _read_changed_files(
-    packs: list[Pack], stored: dict[str, StoredEntity], reread: set[str] | frozenset[str], reembed: set[str]
+    packs: list[Pack],
+    stored: dict[str, StoredEntity],
+    reread: set[str] | frozenset[str],
+    reembed: set[str],
+    saved: Collection[FileKey] | None,
 ) -> None:
     """Parse only files whose content differs from the stored version; all files of the ``reread`` packs
     (their pack.yaml changed, which changes how links read, or their vectors need rebuilding), and the
-    files of the ``reembed`` entities."""
+    files of the ``reembed`` entities. With ``saved``, the other stored files are not even read."""
     known = {(s.pack, s.path): s.sha256 for s in stored.values() if s.id not in reembed}
     for pack in packs:
-        trusted = pack.manifest.id not in reread
-        read_files(pack, (lambda p, path, sha: known.get((p, path)) == sha) if trusted else None)
+        pack_id = pack.manifest.id
+        if pack_id in reread:
+            read_files(pack)
+            continue
+        unsaved = (
+            None
+            if saved is None
+            else {path: sha for (p, path), sha in known.items() if p == pack_id and (p, path) not in saved}
+        )
+        read_files(pack, lambda p, path, sha: known.get((p, path)) == sha, unsaved)
 
 
 def _count_links(graph: GraphStore, report: IngestReport, pack_ids: list[str]) -> dict[str, list[str]]:
@@ -266,112 +325,6 @@ def _count_links(graph: GraphStore, report: IngestReport, pack_ids: list[str]) -
     return {t["pack"]: sorted(t["types"]) for t in row["types"]}
 
 
-def entity_row(entity: Entity) -> dict[str, Any]:
-    """The node of an entity: every property at once (``SET e = props`` drops keys an author removed)."""
-    props: dict[str, Any] = dict(entity.properties)
-    props.update(
-        id=entity.id,
-        pack=entity.pack,
-        kind=entity.kind,
-        kind_label=entity.kind_label,
-        title=entity.title,
-        summary=entity.summary,
-        aliases=entity.aliases,
-        alias_text="\n".join(entity.aliases),
-        tags=entity.tags,
-        path=entity.path,
-        body=entity.body,
-        body_ru=script_text(entity.body, "cyrillic"),
-        body_cjk=script_text(entity.body, "cjk"),
-        sha256=entity.sha256,
-    )
-    return {"id": entity.id, "pack": entity.pack, "kind_label": entity.kind_label, "props": props}
-
-
-def link_row(link: ResolvedLink) -> dict[str, Any]:
-    return dict(vars(link))  # dataclasses.asdict deep-copies every value: 1 s per 30,000 links
-
-
-def passage_rows(entity: Entity) -> list[dict[str, Any]]:
-    return [
-        {
-            "id": f"{entity.id}#{p.number}",
-            "entity": entity.id,
-            "pack": entity.pack,
-            "path": entity.path,
-            "lines": [p.first, p.last],
-            "sha256": entity.sha256,
-            "heading": p.heading,
-            "text": p.text,
-        }
-        for p in cut(entity.id, entity.body, entity.body_line)
-    ]
-
-
-VECTOR_PAYLOAD = ("id", "pack", "kind", "title", "path", "sha256")  # a vector hit filters and cites itself
-
-
-def vector_payload(entity: Entity) -> dict[str, Any]:
-    return {name: getattr(entity, name) for name in VECTOR_PAYLOAD}
-
-
-class GraphWriter:
-    """Writes entities in batches; each batch (nodes, their new links and passages) is one transaction,
-    so a node's stored hash always means its links are in place. A batch too large for one transaction
-    is split between entities."""
-
-    def __init__(self, graph: GraphStore, work: Plan) -> None:
-        self._graph = graph
-        self._new = set(work.report.added)  # no old links to delete
-        self._links: dict[str, list[dict[str, Any]]] = {}
-        for link in work.links:
-            self._links.setdefault(link.declared_by, []).append(link_row(link))
-
-    def write(self, batch: Sequence[Entity]) -> None:
-        with_passages = [(entity, passage_rows(entity)) for entity in batch]
-        for part in by_cost(with_passages, self._cost, TRANSACTION_BYTES):
-            ids = [entity.id for entity, _ in part]
-            old = [i for i in ids if i not in self._new]
-            self.delete_declared_links(old)
-            self._graph.write_together(
-                [
-                    ("ingest_upsert_entities", {"rows": [entity_row(entity) for entity, _ in part]}),
-                    ("ingest_write_links", {"rows": [row for i in ids for row in self._links.get(i, [])]}),
-                    ("ingest_delete_passages", {"ids": old}),
-                    ("ingest_write_passages", {"rows": [row for _, rows in part for row in rows]}),
-                ]
-            )
-
-    def delete_declared_links(self, ids: list[str]) -> None:
-        """The links these entities' files declared, in transactions of bounded size: a file that once
-        declared more links than one transaction can hold must not block every later ingest. Safe apart
-        from the batch that writes the new ones: the nodes keep their old hashes until it commits, so a
-        run that stops in between writes them again."""
-        if ids:
-            self._graph.run_auto_commit("ingest_delete_declared_links", ids=ids)
-
-    def _cost(self, item: tuple[Entity, list[dict[str, Any]]]) -> int:
-        """An entity's share of a transaction, in estimated bytes (see TRANSACTION_BYTES)."""
-        entity, passages = item
-        return 16 * len(entity.body) + 1024 * (1 + len(passages) + len(self._links.get(entity.id, [])))
-
-
-def by_cost(items: Sequence[T], cost: Callable[[T], int], budget: int) -> Iterator[list[T]]:
-    """Consecutive parts of ``items`` whose costs add up to at most ``budget`` (an item costlier than
-    that is a part of its own)."""
-    part: list[T] = []
-    spent = 0
-    for item in items:
-        price = cost(item)
-        if part and spent + price > budget:
-            yield part
-            part, spent = [], 0
-        part.append(item)
-        spent += price
-    if part:
-        yield part
-
-
 def _write_stores(
     graph: GraphWriter,
     vectors: VectorStore | None,
@@ -379,12 +332,12 @@ def _write_stores(
     work: Plan,
     progress: Progress,
     timings: dict[str, float],
-    written: list[tuple[list[dict[str, Any]], Vectors]],
-) -> None:
-    """Batch by batch: embed, store the vectors, then the graph rows. On two cores, running the stores
-    beside the embedder (a writer thread) measured slower than this: all three are CPU-bound here.
-    Entities written without a new vector (their pack.yaml changed) go last. ``written`` collects the
-    vectors stored, with their payloads."""
+) -> list[tuple[list[dict[str, Any]], Vectors]]:
+    """Write phase, batch by batch: embed, store the vectors, then the graph rows. On two cores, running the
+    stores beside the embedder (a writer thread) measured slower than this: all three are CPU-bound here.
+    Entities written without a new vector (their pack.yaml changed) go last. Returns the vectors stored,
+    with their payloads."""
+    written: list[tuple[list[dict[str, Any]], Vectors]] = []
     to_write = {e.id for e in work.write}
     total = len(work.embed)
     for done, batch in _batches(work.embed, EMBED_BATCH):
@@ -406,6 +359,54 @@ def _write_stores(
         for done, batch in _batches(rest, WRITE_BATCH):
             graph.write(batch)
             progress("graph", done, len(rest))
+    work.report.embedded = len(work.embed)
+    return written
+
+
+def _remove(graph: GraphStore, writer: GraphWriter, work: Plan, timings: dict[str, float]) -> None:
+    """Remove phase: entities whose file is gone (their vectors went before), then placeholders no link
+    needs; the full-text index is brought up to date before the run reports."""
+    with _timed(timings, "neo4j_write"):
+        if work.remove:
+            writer.delete_declared_links(work.remove)
+            graph.write("ingest_remove_entities", ids=work.remove)
+        if work.changes_anything:
+            graph.write("ingest_prune_placeholders")
+            graph.write("ingest_await_text_indexes")
+
+
+def _mark_settled(
+    graph: GraphStore,
+    packs: list[Pack],
+    stored: _Stored,
+    work: Plan,
+    embedder_id: str,
+    pending: list[str],
+    timings: dict[str, float],
+) -> None:
+    """Last phase: the packs' links are counted as stored, and their rows written (which records the embedder
+    and clears ``vectors_pending``): a run that stops before leaves them for the next run to repair."""
+    with _timed(timings, "neo4j_read"):
+        relation_types = _count_links(graph, work.report, stored.pack_ids)
+    work.resolver.suggest(work.report.dangling)
+    with _timed(timings, "neo4j_write"):
+        rows = [_pack_row(p, embedder_id, relation_types.get(p.manifest.id, [])) for p in packs]
+        changed = [row for row in rows if row["id"] in pending or _differs(row, stored.packs.get(row["id"]))]
+        if changed:
+            graph.write("ingest_upsert_packs", packs=changed)
+
+
+def _vector_update(
+    written: list[tuple[list[dict[str, Any]], Vectors]], work: Plan, orphans: list[str], dimension: int
+) -> VectorUpdate:
+    return VectorUpdate(
+        payloads=[payload for payloads, _ in written for payload in payloads],
+        vectors=np.concatenate([matrix for _, matrix in written])
+        if written
+        else np.zeros((0, dimension), dtype=np.float32),
+        removed=work.remove + orphans,
+        rebuilt=work.report.reindexed is not None,
+    )
 
 
 def _pack_row(pack: Pack, embedder_id: str, relation_types: list[str]) -> dict[str, Any]:

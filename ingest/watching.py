@@ -5,13 +5,17 @@ resolved) rather than the packs' whole report again.
 What a save changed is read around the ingest: the stored hash and links of the saved files before and
 after it, and the problems and dangling links of the two reports. A file saved with the same bytes as
 its stored version is not parsed by the ingest, so it changed nothing and is left out.
+
+A save's ingest reads only the saved files and those the last run rejected (an error there may be
+resolved by this save: a duplicate id whose other file was deleted); every other file is as stored,
+since the watcher, armed before the first ingest, would have seen it saved.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +24,11 @@ from pydantic import BaseModel, Field
 from graphrag.errors import GraphRagError
 from graphrag.names import relation_of_type
 from graphrag.stores.graph import GraphStore
-from ingest.packs import MANIFEST, PackError, Unreadable, markdown_files, read_pack_file
+from ingest.packs import MANIFEST, FileKey, PackError, Unreadable, markdown_files, read_pack_file
 from ingest.pipeline import open_packs
 from ingest.report import DanglingLink, IngestReport, Problem
 
 STEP_MS = 20  # a save (often a write and a rename) is taken as one change after this much quiet
-FileKey = tuple[str, str]  # (pack id, pack-relative path)
 
 
 class Link(BaseModel):
@@ -77,10 +80,12 @@ def _dangling_key(link: DanglingLink) -> tuple[str, str, str]:
 
 class PackWatcher:
     """Runs ``ingest`` (an ingest of the packs at ``paths``, however the caller writes it) and compares.
-    ``ingest(schema)`` is told whether to ensure the graph's schema: on the first run only, since a save
-    should not pay for a dozen schema statements (a fifth of its time on a busy machine)."""
+    ``ingest(saved)`` is given ``None`` on the first run (every file read, the graph's schema ensured), then
+    the files each save is to read (``ingest.pipeline.ingest``'s ``saved``)."""
 
-    def __init__(self, paths: Sequence[Path], graph: GraphStore, ingest: Callable[[bool], IngestReport]) -> None:
+    def __init__(
+        self, paths: Sequence[Path], graph: GraphStore, ingest: Callable[[Collection[FileKey] | None], IngestReport]
+    ) -> None:
         self._paths = paths
         self._roots = {pack.root: pack.manifest.id for pack in open_packs(paths)}
         self._graph = graph
@@ -111,7 +116,7 @@ class PackWatcher:
 
     def start(self) -> IngestReport:
         """The first ingest, whose whole report the caller shows."""
-        report = self._ingest(True)
+        report = self._ingest(None)
         self._problems = {_problem_key(p): p for p in [*report.errors, *report.warnings]}
         self._dangling = {_dangling_key(d): d for d in report.dangling}
         return report
@@ -120,7 +125,8 @@ class PackWatcher:
         files = self._files(paths)
         before = self._stored(files)
         changed = [key for key in files if key not in before or before[key][0] != self._sha256(key)]
-        report = self._ingest(False)
+        rejected = {(p.pack, p.path) for p in self._problems.values() if p.severity == "error" and p.pack}
+        report = self._ingest({*files, *rejected})
         after = self._stored(changed)
         reported = {_problem_key(p): p for p in [*report.errors, *report.warnings]}
         touched = set(changed)

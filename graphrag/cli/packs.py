@@ -195,7 +195,7 @@ def watch_command(packs: tuple[Path, ...]) -> None:
     try:
         embedder = load_embedder(settings.graphrag_embedder)
         watcher = PackWatcher(
-            packs, graph, lambda schema: ingest(packs, settings, embedder=embedder, graph=graph, schema=schema)
+            packs, graph, lambda saved: ingest(packs, settings, embedder=embedder, graph=graph, saved=saved)
         )
         with answering():  # a store that stops answering ends the watch: one line, exit 2
             watcher.run(

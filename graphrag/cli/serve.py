@@ -108,9 +108,9 @@ def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services,
         watcher = PackWatcher(
             packs,
             services.graph,
-            lambda schema: services.live.write(
+            lambda saved: services.live.write(
                 lambda sink: ingest(
-                    packs, settings, embedder=services.embedder, graph=services.graph, on_vectors=sink, schema=schema
+                    packs, settings, embedder=services.embedder, graph=services.graph, on_vectors=sink, saved=saved
                 )
             ),
         )

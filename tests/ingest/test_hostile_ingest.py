@@ -14,7 +14,8 @@ from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.limits import MAX_FILE_BYTES
 from ingest.packs import OUTSIDE, PackError
-from ingest.pipeline import by_cost, check
+from ingest.pipeline import check
+from ingest.writing import by_cost
 from tests.ingest.test_hostile_files import HOSTILE, HOSTILE_PATHS
 from tests.ingest.test_ingest_stores import count
 

@@ -13,8 +13,8 @@ from graphrag.embedding import Embedder
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.packs import PackError
-from ingest.pipeline import vector_payload
 from ingest.plan import plan
+from ingest.writing import vector_payload
 from tests.ingest.test_hostile_ingest import put
 from tests.ingest.test_ingest_stores import count
 

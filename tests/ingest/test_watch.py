@@ -8,13 +8,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import IO
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.stores.graph import GraphStore
-from ingest.packs import OUTSIDE
+from ingest.packs import OUTSIDE, FileKey
 from ingest.pipeline import ingest
 from ingest.report import IngestReport
 from ingest.watching import PackWatcher, SaveReport
@@ -111,7 +112,7 @@ def test_a_link_out_of_the_pack_saved_while_watching_is_refused(
     put(root, "a.md", "---\nid: A\n---\nA.\n")
     put(tmp_path / "outside", "password.md", SECRET)
     watcher = PackWatcher(
-        [root], graph, lambda schema: ingest([root], settings, embedder=embedder, graph=graph, schema=schema)
+        [root], graph, lambda saved: ingest([root], settings, embedder=embedder, graph=graph, saved=saved)
     )
     watcher.start()
 
@@ -133,8 +134,8 @@ def test_a_save_made_while_the_watcher_arms_is_ingested(
     stop = threading.Event()
     saves: list[SaveReport] = []
 
-    def first_ingest(schema: bool) -> IngestReport:
-        report = ingest([root], settings, embedder=embedder, graph=graph, schema=schema)
+    def first_ingest(saved: Collection[FileKey] | None) -> IngestReport:
+        report = ingest([root], settings, embedder=embedder, graph=graph, saved=saved)
         if not saves:
             put(root, "a.md", "---\nid: A\ntitle: Saved while arming\n---\nA.\n")
         return report

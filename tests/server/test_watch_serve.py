@@ -8,7 +8,10 @@ over the real stores, and files are saved for real in a copy of the example pack
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,8 @@ from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.server.app import create_server
 from graphrag.stores.graph import GraphStore
+from ingest.pipeline import ingest
+from tests.ingest.test_crash_consistency import assert_same, snapshot
 
 DEADLINE = 60.0  # seconds; a functional bound only (the speed is measured by bench/watch_latency.py)
 
@@ -90,3 +95,85 @@ async def test_saves_are_searchable_from_the_servers_own_ingest(
     assert "saved bodies/moon.md" in logged
     assert "new dangling: SM.MISSION.MARS3 -[studies]-> SM.BODY.MARS (bodies/mars.md)" in logged
     assert "- link SM.MISSION.MARS3 -[studies]-> SM.BODY.MARS (bodies/mars.md)" in logged
+
+
+def replace(path: Path, text: str) -> None:
+    """Save as an editor does, in one rename: the watcher never sees a half-written file."""
+    draft = path.with_name(f".{path.name}.draft")  # hidden: not a pack file
+    draft.write_text(text)
+    os.replace(draft, path)
+
+
+MOON = "bodies/moon.md"
+EAGLE = "craft/eagle.md"  # stored, then rejected while it takes the Moon's id: read again on each save
+SAVES: list[tuple[str, Callable[[Path], None]]] = [
+    ("an edit", lambda pack: replace(pack / MOON, (pack / MOON).read_text().replace('title: "Moon"', "title: Selene"))),
+    (
+        "a new file",
+        lambda pack: replace(
+            pack / "bodies" / "mars.md",
+            "---\nid: SM.BODY.MARS\nkind: body\ntitle: Mars\nrelated: {studied_by: [SM.MISSION.APOLLO11]}\n---\n",
+        ),
+    ),
+    (
+        "a new dangling link",
+        lambda pack: replace(
+            pack / "bodies" / "mars.md",
+            "---\nid: SM.BODY.MARS\nkind: body\ntitle: Mars\nrelated: {studied_by: [SM.MISSION.MARS3]}\n---\n",
+        ),
+    ),
+    ("a deletion", lambda pack: (pack / "craft" / "lunokhod-1.md").unlink()),  # Luna 17 links to it
+    (
+        "a duplicate id",
+        lambda pack: replace(pack / EAGLE, (pack / EAGLE).read_text().replace("SM.CRAFT.EAGLE", "SM.BODY.MOON")),
+    ),
+    ("the duplicate's other file deleted", lambda pack: (pack / MOON).unlink()),  # eagle.md's file takes the id
+]
+
+
+async def test_each_save_leaves_the_graph_a_full_ingest_makes(
+    graph: GraphStore,
+    settings: Settings,
+    embedder: Embedder,
+    pack_copy: Path,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A save's ingest reads only the saved files (and those the last run rejected): after each save, Neo4j
+    and the vectors are as full ingests of the same files, one after each save, leave them (history matters:
+    a duplicate id keeps the version stored before)."""
+    caplog.set_level("INFO", logger="graphrag.cli.serve")
+
+    def logged(line: str) -> int:
+        return sum(r.getMessage().startswith(line) for r in caplog.records)
+
+    files = [tmp_path / "files-0"]
+    shutil.copytree(pack_copy, files[0])
+    watched: list[dict[str, Any]] = []
+    mcp = create_server(settings, embedder=embedder, background=watching((pack_copy,), settings))
+    async with Client(mcp) as client:
+        await until(lambda: hits(client, "Earth's only natural satellite"))  # the first ingest ran
+        await until(lambda: asyncio.sleep(0, result=logged("watch: watching")))
+        for _, save in SAVES:
+
+            async def ingested(before: int = logged("watch: saved")) -> bool:
+                return logged("watch: saved") > before
+
+            save(pack_copy)
+            await until(ingested)
+            watched.append(snapshot(graph, settings.graphrag_home))
+            files.append(tmp_path / f"files-{len(files)}")
+            shutil.copytree(pack_copy, files[-1])
+
+    graph.run_auto_commit("test_wipe")
+    graph.write("test_mark")
+    reference, home = tmp_path / "reference" / pack_copy.name, tmp_path / "reference-home"
+    for (name, _), before, after, state in zip(SAVES, files, files[1:], watched, strict=False):
+        if not reference.exists():
+            shutil.copytree(before, reference)
+            ingest([reference], Settings(graphrag_home=home), embedder=embedder, graph=graph)
+        shutil.rmtree(reference)
+        shutil.copytree(after, reference)
+        report = ingest([reference], Settings(graphrag_home=home), embedder=embedder, graph=graph)
+        assert report.added or report.updated or report.removed or report.errors, name
+        assert_same(state, snapshot(graph, home))
