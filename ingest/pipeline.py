@@ -16,13 +16,11 @@ from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
-
 from graphrag.config import Settings
-from graphrag.embedding import Embedder, Vectors, load_embedder
+from graphrag.embedding import Embedder, load_embedder
 from graphrag.names import script_text
 from graphrag.stores.graph import GraphStore
-from graphrag.stores.vectors import VectorStore, VectorUpdate
+from graphrag.stores.vectors import VectorStore
 from ingest.model import Entity
 from ingest.packs import MANIFEST, Pack, PackError, open_pack, read_files
 from ingest.passages import cut
@@ -90,20 +88,17 @@ def ingest(
     progress: Progress = _quiet,
     embedder: Embedder | None = None,
     graph: GraphStore | None = None,
-    on_vectors: Callable[[VectorUpdate], None] | None = None,
     named: Named | None = None,
     schema: bool = True,
 ) -> IngestReport:
-    """``graph``: an open store to use (else one is opened and closed here); ``on_vectors`` receives what was
-    written to the vectors, once, after the graph is written too (a server applies it to its copy);
-    ``named``: pack ids the service gives to some of the folders (team sources' mirrors); ``schema``: False
-    when this caller ensured the graph's schema already (a watcher, after its first run)."""
+    """``graph``: an open store to use (else one is opened and closed here); ``named``: pack ids the service
+    gives to some of the folders (team sources' mirrors); ``schema``: False when this caller ensured the
+    graph's schema already (a watcher, after its first run)."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
     packs = open_packs(paths, named)
     pack_ids = [p.manifest.id for p in packs]
     embedder = embedder or load_embedder(settings.graphrag_embedder)
-    written: list[tuple[list[dict[str, Any]], Vectors]] = []
     with nullcontext(graph) if graph is not None else GraphStore.connect(settings) as graph, ExitStack() as opened:
         with _timed(timings, "neo4j_read"):
             if schema:
@@ -153,7 +148,7 @@ def ingest(
                 graph.write("ingest_mark_vectors_pending", packs=pending)
             vectors.delete(work.remove + orphans)
         writer = GraphWriter(graph, work)
-        _write_stores(writer, vectors, embedder, work, progress, timings, written)
+        _write_stores(writer, vectors, embedder, work, progress, timings)
         work.report.embedded = len(work.embed)
         with _timed(timings, "neo4j_write"):
             if work.remove:
@@ -172,17 +167,6 @@ def ingest(
             ]
             if changed_packs:
                 graph.write("ingest_upsert_packs", packs=changed_packs)
-    if on_vectors is not None and (written or work.remove or orphans):
-        on_vectors(
-            VectorUpdate(
-                payloads=[payload for payloads, _ in written for payload in payloads],
-                vectors=np.concatenate([matrix for _, matrix in written])
-                if written
-                else np.zeros((0, embedder.dimension), dtype=np.float32),
-                removed=work.remove + orphans,
-                rebuilt=work.report.reindexed is not None,
-            )
-        )
     timings["total"] = time.perf_counter() - started
     work.report.timings = {k: round(v, 3) for k, v in timings.items()}
     _log_run(work.report)
@@ -379,12 +363,10 @@ def _write_stores(
     work: Plan,
     progress: Progress,
     timings: dict[str, float],
-    written: list[tuple[list[dict[str, Any]], Vectors]],
 ) -> None:
     """Batch by batch: embed, store the vectors, then the graph rows. On two cores, running the stores
     beside the embedder (a writer thread) measured slower than this: all three are CPU-bound here.
-    Entities written without a new vector (their pack.yaml changed) go last. ``written`` collects the
-    vectors stored, with their payloads."""
+    Entities written without a new vector (their pack.yaml changed) go last."""
     to_write = {e.id for e in work.write}
     total = len(work.embed)
     for done, batch in _batches(work.embed, EMBED_BATCH):
@@ -394,12 +376,14 @@ def _write_stores(
             payloads = [vector_payload(e) for e in batch]
             with _timed(timings, "qdrant"):
                 vectors.upsert(payloads, matrix)
-            written.append((payloads, matrix))
             log.debug("ingest: %d of %d vectors written", done, total)
         with _timed(timings, "neo4j_write"):
             graph.write([e for e in batch if e.id in to_write])
         log.debug("ingest: %d of %d entities embedded and written", done, total)
         progress("embed", done, total)
+    if vectors is not None and total:
+        with _timed(timings, "qdrant"):
+            vectors.optimize()
     embedded = {e.id for e in work.embed}
     rest = [e for e in work.write if e.id not in embedded]
     with _timed(timings, "neo4j_write"):

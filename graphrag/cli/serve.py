@@ -109,9 +109,7 @@ def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services,
             packs,
             services.graph,
             lambda schema: services.live.write(
-                lambda sink: ingest(
-                    packs, settings, embedder=services.embedder, graph=services.graph, on_vectors=sink, schema=schema
-                )
+                lambda: ingest(packs, settings, embedder=services.embedder, graph=services.graph, schema=schema)
             ),
         )
 

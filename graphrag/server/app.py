@@ -108,7 +108,7 @@ class StoreLifespan:
             graph.ensure_schema("github_schema")
             embedder = self._embedder or load_embedder(self._settings.graphrag_embedder)
             embedder.embed(["warm up"])  # the model loads lazily, without a lock: load it before concurrent calls
-            vectors = open_vector_index(self._settings, graph, embedder.id)
+            vectors = open_vector_index(self._settings, embedder.id)
         except BaseException:
             graph.close()
             raise

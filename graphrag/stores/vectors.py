@@ -1,18 +1,43 @@
-"""Qdrant: one point per entity, embedded summaries, payload ``{id, pack, kind, title, path, sha256}``.
+"""The vectors: one point per entity, embedded summaries, payload ``{id, pack, kind, title, path, sha256}``.
 
-Embedded local mode (a folder under ``GRAPHRAG_HOME``) by default; ``QDRANT_URL`` switches
-to a server with the same calls. The embedder's id and dimension live in the collection's
-metadata, so vectors of two models are never mixed.
+Two engines behind one class. Unset ``QDRANT_URL``: a Qdrant Edge shard under ``GRAPHRAG_HOME/qdrant-edge``
+(the Qdrant engine in this process: HNSW, keyword payload indexes on ``pack`` and ``kind``, filters in the
+engine). Set: a Qdrant server through ``qdrant-client``, with the same calls. The embedder's id and
+dimension are kept beside the vectors (a file for Edge, the collection's metadata on a server), so vectors
+of two models are never mixed.
+
+Sharing one Edge shard between processes. Edge opens a shard in one process at a time (its write-ahead log
+is locked), and a second ``EdgeShard.load`` of a shard that another process holds fails only after it has
+touched that shard's payload index files, which breaks the holder's next flush (``qdrant-edge-py`` 0.9.0;
+see ``tests/test_vector_store.py``). So a process never loads a shard it has not locked first: the first
+process that opens the shard takes ``owner.lock`` (``flock``), loads it and serves it to the others over a
+local socket, authenticated with a key that only readers of ``GRAPHRAG_HOME`` can read. Every other process
+(``graphrag ingest`` beside a running ``graphrag serve``, or a server started while an ingest runs) sends its
+calls to the owner, so nobody is locked out and nothing is copied: a change is searchable as soon as the
+owner has written it. When the owner closes the shard, the next call of any other process takes it over.
+Within one process every opener shares the one loaded shard (``graphrag serve --watch`` writes where the
+server searches). A folder of the former embedded engine (``qdrant-client`` local mode, ``GRAPHRAG_HOME/qdrant``)
+is copied into a new shard once, by the first process that opens it, and then renamed, not deleted.
 """
 
 from __future__ import annotations
 
-import sqlite3
+import fcntl
+import hashlib
+import json
+import logging
+import secrets
+import shutil
+import socket
+import threading
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Self
+from collections.abc import Callable, Sequence
+from multiprocessing import AuthenticationError
+from multiprocessing.connection import Client, Connection, answer_challenge, deliver_challenge
+from pathlib import Path
+from typing import IO, Any, Self
 
+import numpy as np
 from tenacity import (
     retry,
     retry_if_exception,
@@ -30,18 +55,19 @@ from graphrag.stores import Store
 
 COLLECTION = "entities"
 LOCK_WAIT_SECONDS = 3.0
+MIGRATED_SUFFIX = ".migrated-to-edge"
+INDEXED_FIELDS = ("pack", "kind")
+# HNSW's candidate list per query. Edge's default (100) found .986 of the exact top 10 on the 10k bench
+# (real embeddings, bench/vector_recall.py); 200 found .997 and 300 .999 at about the same latency.
+SEARCH_EF = 256
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "pack-graphrag/entity")
+_PAGE = 1000
+_CALLS = frozenset(
+    {"ensure_collection", "upsert", "optimize", "delete", "payloads", "fingerprints", "snapshot", "search"}
+)
+log = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True)
-class VectorUpdate:
-    """What one ingest wrote to the collection, so a server in the same process (``graphrag serve --watch``)
-    can apply it to its in-memory copy at once instead of reading every point again."""
-
-    payloads: list[dict[str, Any]]
-    vectors: Vectors  # one row per payload
-    removed: list[str]  # entity ids
-    rebuilt: bool = False  # every vector was made again (another embedder): a copy must be read whole
+Hit = tuple[dict[str, Any], float]
 
 
 def point_id(entity_id: str) -> str:
@@ -49,11 +75,15 @@ def point_id(entity_id: str) -> str:
     return str(uuid.uuid5(_POINT_NAMESPACE, entity_id))
 
 
+class _OwnerGone(ConnectionError):
+    """The process that held the shard closed it or stopped: look for the shard again."""
+
+
 def _is_transient(exc: BaseException) -> bool:
-    """Network hiccups of a Qdrant server; everything else (bad request, lock) surfaces at once."""
+    """Network hiccups of a Qdrant server, or an Edge shard changing hands; anything else surfaces at once."""
     from qdrant_client.http.exceptions import ResponseHandlingException
 
-    return isinstance(exc, ResponseHandlingException | ConnectionError | TimeoutError)
+    return isinstance(exc, ResponseHandlingException | ConnectionError | TimeoutError | EOFError)
 
 
 _retry_transient = retry(
@@ -64,176 +94,542 @@ _retry_transient = retry(
 )
 
 
-@retry(
-    retry=retry_if_exception_type(RuntimeError),
-    stop=stop_after_delay(LOCK_WAIT_SECONDS),
-    wait=wait_fixed(0.2),
-    reraise=True,
-)
-def _open_local(client_class: Any, path: str) -> Any:
-    """Embedded Qdrant allows one client per folder. `graphrag serve` holds it only for the moment it
-    copies the vectors into memory, so a short wait is a retry of a transient lock, not of a failure."""
-    return client_class(path=path)
+class _QdrantServer:
+    """A Qdrant server (``QDRANT_URL``): the collection ``entities`` with keyword payload indexes."""
 
-
-class VectorStore(Store):
-    def __init__(self, client: Any, where: str) -> None:
-        self._client = client
-        self.where = where
-
-    @classmethod
-    def open(cls, settings: Settings) -> Self:
+    def __init__(self, url: str, api_key: str | None) -> None:
         from qdrant_client import QdrantClient
 
-        if settings.qdrant_url:
-            api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
-            return cls(QdrantClient(url=settings.qdrant_url, api_key=api_key, timeout=30), settings.qdrant_url)
-        path = settings.qdrant_path
-        path.mkdir(parents=True, exist_ok=True)
-        try:
-            client = _open_local(QdrantClient, str(path))
-        except RuntimeError as exc:
-            raise StoreUnavailable(
-                f"embedded Qdrant at {path} is in use by another process (a running `graphrag ingest` or "
-                "`graphrag watch`?): wait for it or stop it, or run a Qdrant server and set QDRANT_URL"
-            ) from exc
-        store = cls(client, str(path))
-        store._tune_local_storage()
-        return store
-
-    def _tune_local_storage(self) -> None:
-        """Embedded mode commits one SQLite transaction per point, each with an fsync (about 2 ms: 20 s
-        for 10,000 points). Write-ahead logging with ``synchronous=NORMAL`` keeps every commit safe
-        against a crash of this process and makes the same upsert about 5x faster; a power cut can lose
-        the last commits, which the next ingest cannot see. Reaches into the client's storage objects,
-        so it does nothing (only slower) if a qdrant-client release changes them."""
-        collections = getattr(getattr(self._client, "_client", None), "collections", None)
-        for collection in (collections or {}).values():
-            connection = getattr(getattr(collection, "storage", None), "storage", None)
-            if isinstance(connection, sqlite3.Connection):
-                connection.execute("PRAGMA journal_mode=WAL")
-                connection.execute("PRAGMA synchronous=NORMAL")
+        self._client = QdrantClient(url=url, api_key=api_key, timeout=30)
 
     def close(self) -> None:
         self._client.close()
 
-    @_retry_transient
-    def ensure_collection(self, embedder_id: str, dimension: int, expect_points: bool = False) -> str | None:
-        """Create the collection for this embedder; if it was made by another (or is missing while the
-        graph says vectors exist), rebuild it and say why."""
+    def ensure_collection(self, embedder_id: str, dimension: int, expect_points: bool, where: str) -> str | None:
         from qdrant_client import models
 
-        reason = (
-            f"the vector collection was missing at {self.where}: every vector is rebuilt" if expect_points else None
-        )
+        reason = _missing(where) if expect_points else None
         if self._client.collection_exists(COLLECTION):
             meta = self._client.get_collection(COLLECTION).config.metadata or {}
             if meta.get("embedder") == embedder_id and meta.get("dimension") == dimension:
                 return None
-            reason = (
-                f"embedding model changed from {meta.get('embedder')} ({meta.get('dimension')}-d) "
-                f"to {embedder_id} ({dimension}-d): every vector is rebuilt"
-            )
+            reason = _changed(meta, embedder_id, dimension)
             self._client.delete_collection(COLLECTION)
         self._client.create_collection(
             COLLECTION,
             vectors_config=models.VectorParams(size=dimension, distance=models.Distance.COSINE),
             metadata={"embedder": embedder_id, "dimension": dimension},
         )
-        self._tune_local_storage()
-        for field in ("pack", "kind", "id"):
-            if self.where.startswith("http"):  # payload indexes are a no-op (with a warning) in local mode
-                self._client.create_payload_index(COLLECTION, field, models.PayloadSchemaType.KEYWORD)
+        for field in (*INDEXED_FIELDS, "id"):
+            self._client.create_payload_index(COLLECTION, field, models.PayloadSchemaType.KEYWORD)
         return reason
 
-    @_retry_transient
     def upsert(self, payloads: Sequence[dict[str, Any]], vectors: Vectors) -> None:
         from qdrant_client import models
 
-        self._client.upsert(
-            COLLECTION,
-            points=models.Batch(
-                ids=[point_id(p["id"]) for p in payloads],
-                vectors=vectors.tolist(),
-                payloads=list(payloads),
-            ),
-            wait=True,
-        )
+        ids = [point_id(p["id"]) for p in payloads]
+        batch = models.Batch(ids=list(ids), vectors=vectors.tolist(), payloads=list(payloads))
+        self._client.upsert(COLLECTION, points=batch, wait=True)
 
-    @_retry_transient
     def delete(self, entity_ids: Sequence[str]) -> None:
         from qdrant_client import models
 
-        if entity_ids:
-            self._client.delete(
-                COLLECTION, points_selector=models.PointIdsList(points=[point_id(i) for i in entity_ids]), wait=True
-            )
+        selector = models.PointIdsList(points=[point_id(i) for i in entity_ids])
+        self._client.delete(COLLECTION, points_selector=selector, wait=True)
 
-    @_retry_transient
-    def payloads(self) -> dict[str, dict[str, Any]]:
-        """Every point's payload by entity id (tests and consistency checks)."""
-        out: dict[str, dict[str, Any]] = {}
-        offset = None
-        while True:
-            points, offset = self._client.scroll(COLLECTION, limit=1000, offset=offset, with_payload=True)
-            for point in points:
-                out[point.payload["id"]] = point.payload
-            if offset is None:
-                return out
-
-    @_retry_transient
-    def fingerprints(self, packs: Sequence[str]) -> dict[str, str]:
-        """The content hash each point of these packs was embedded from, by entity id."""
+    def scroll(
+        self, packs: Sequence[str] | None, fields: list[str] | bool, with_vectors: bool
+    ) -> list[tuple[dict[str, Any], Any]]:
         from qdrant_client import models
 
-        only = models.Filter(must=[models.FieldCondition(key="pack", match=models.MatchAny(any=list(packs)))])
-        out: dict[str, str] = {}
+        only = None if packs is None else models.Filter(must=[_condition_server("pack", packs)])
+        out: list[tuple[dict[str, Any], Any]] = []
         offset = None
         while True:
             points, offset = self._client.scroll(
-                COLLECTION, scroll_filter=only, limit=1000, offset=offset, with_payload=["id", "sha256"]
+                COLLECTION,
+                scroll_filter=only,
+                limit=_PAGE,
+                offset=offset,
+                with_payload=fields,
+                with_vectors=with_vectors,
             )
-            out.update((point.payload["id"], point.payload["sha256"]) for point in points)
+            out += [(point.payload or {}, point.vector) for point in points]
             if offset is None:
                 return out
 
-    # --- reads for the MCP server (added by the server engineer, issue 3) ---
+    def optimize(self) -> None:
+        return None  # a Qdrant server optimizes by itself
 
-    @_retry_transient
-    def snapshot(self) -> tuple[str | None, list[dict[str, Any]], Vectors]:
-        """Every point at once (embedder id, payloads, vectors): the server mirrors embedded mode in memory."""
-        import numpy as np
-
+    def embedder(self) -> str | None:
         if not self._client.collection_exists(COLLECTION):
-            return None, [], np.zeros((0, 0), dtype=np.float32)
-        embedder = (self._client.get_collection(COLLECTION).config.metadata or {}).get("embedder")
-        payloads: list[dict[str, Any]] = []
-        rows: list[list[float]] = []
-        offset = None
-        while True:
-            points, offset = self._client.scroll(
-                COLLECTION, limit=1000, offset=offset, with_payload=True, with_vectors=True
-            )
-            payloads += [point.payload for point in points]
-            rows += [point.vector for point in points]
-            if offset is None:
-                if not rows:  # a collection with no point yet (every file of its packs was rejected)
-                    return embedder, [], np.zeros((0, 0), dtype=np.float32)
-                return embedder, payloads, np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
+            return None
+        found = (self._client.get_collection(COLLECTION).config.metadata or {}).get("embedder")
+        return str(found) if found is not None else None
 
-    @_retry_transient
     def search(
-        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None
-    ) -> list[tuple[dict[str, Any], float]]:
-        """Nearest points by cosine similarity, keeping only the given packs and kinds (None: all)."""
+        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, embedder: str
+    ) -> list[Hit]:
         from qdrant_client import models
 
-        must = [
-            models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
-            for key, values in (("pack", packs), ("kind", kinds))
-            if values is not None
-        ]
+        must = [_condition_server(key, values) for key, values in _filters(packs, kinds)]
         hits = self._client.query_points(
             COLLECTION, query=vector.tolist(), query_filter=models.Filter(must=must), limit=limit, with_payload=True
         ).points
-        return [(hit.payload, float(hit.score)) for hit in hits]
+        return [(hit.payload or {}, float(hit.score)) for hit in hits]
+
+
+def _filters(packs: Sequence[str] | None, kinds: Sequence[str] | None) -> list[tuple[str, Sequence[str]]]:
+    return [(key, values) for key, values in (("pack", packs), ("kind", kinds)) if values is not None]
+
+
+def _condition_server(key: str, values: Sequence[str]) -> Any:
+    from qdrant_client import models
+
+    return models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
+
+
+class _EdgeEngine:
+    """A Qdrant Edge shard in ``folder/shard``, its embedder in ``folder/embedder.json``. Only the owner
+    process (see the module's docstring) makes one."""
+
+    def __init__(self, folder: Path) -> None:
+        from qdrant_edge import EdgeShard
+
+        self._folder = folder
+        self._meta = _read_meta(folder)
+        self._write = threading.Lock()  # a rebuild swaps the shard: no write meanwhile
+        self._shard: EdgeShard | None = EdgeShard.load(str(self._path)) if self._meta else None
+
+    @property
+    def _path(self) -> Path:
+        return self._folder / "shard"
+
+    def close(self) -> None:
+        with self._write:
+            if self._shard is not None:
+                self._shard.close()
+                self._shard = None
+
+    def ensure_collection(self, embedder_id: str, dimension: int, expect_points: bool, where: str) -> str | None:
+        from qdrant_edge import Distance, EdgeConfig, EdgeShard, EdgeVectorParams, PayloadSchemaType, UpdateOperation
+
+        with self._write:
+            meta = self._meta
+            if meta and meta.get("embedder") == embedder_id and meta.get("dimension") == dimension:
+                return None
+            reason = _changed(meta, embedder_id, dimension) if meta else _missing(where) if expect_points else None
+            if self._shard is not None:
+                self._shard.close()
+                self._shard = None
+            shutil.rmtree(self._path, ignore_errors=True)
+            shard = EdgeShard.create(str(self._path), EdgeConfig(vectors=EdgeVectorParams(dimension, Distance.Cosine)))
+            for field in INDEXED_FIELDS:
+                shard.update(UpdateOperation.create_field_index(field, PayloadSchemaType.Keyword))
+            shard.flush()
+            self._meta = {"embedder": embedder_id, "dimension": dimension}
+            _write_meta(self._folder, self._meta)
+            self._shard = shard
+            return reason
+
+    def upsert(self, payloads: Sequence[dict[str, Any]], vectors: Vectors) -> None:
+        from qdrant_edge import Point, UpdateOperation
+
+        points = [Point(point_id(p["id"]), row, dict(p)) for p, row in zip(payloads, vectors.tolist(), strict=True)]
+        with self._write:
+            shard = self._opened()
+            shard.update(UpdateOperation.upsert_points(points))
+            shard.flush()
+
+    def optimize(self) -> None:
+        """Index what grew past the optimizer's threshold (HNSW, merged segments); nothing on a small shard.
+        Searches go on meanwhile, on the segments as they were."""
+        with self._write:
+            if self._shard is not None:
+                self._shard.optimize()
+                self._shard.flush()
+
+    def delete(self, entity_ids: Sequence[str]) -> None:
+        from qdrant_edge import UpdateOperation
+
+        with self._write:
+            shard = self._opened()
+            shard.update(UpdateOperation.delete_points([point_id(i) for i in entity_ids]))
+            shard.flush()
+
+    def scroll(
+        self, packs: Sequence[str] | None, fields: list[str] | bool, with_vectors: bool
+    ) -> list[tuple[dict[str, Any], Any]]:
+        from qdrant_edge import Filter, ScrollRequest
+
+        if self._shard is None:
+            return []
+        only = None if packs is None else Filter(must=[_condition_edge("pack", packs)])
+        out: list[tuple[dict[str, Any], Any]] = []
+        offset = None
+        while True:
+            request = ScrollRequest(
+                offset=offset, limit=_PAGE, filter=only, with_payload=fields, with_vector=with_vectors
+            )
+            records, offset = self._shard.scroll(request)
+            out += [(record.payload or {}, record.vector) for record in records]
+            if offset is None:
+                return out
+
+    def embedder(self) -> str | None:
+        return None if self._meta is None else str(self._meta.get("embedder"))
+
+    def search(
+        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, embedder: str
+    ) -> list[Hit]:
+        from qdrant_edge import Filter, Query, QueryRequest, SearchParams
+
+        if self._shard is None or limit < 1:
+            return []
+        if self.embedder() != embedder:
+            raise StoreUnavailable(
+                f"the vectors were made with {self.embedder()} but the server embeds queries with "
+                f"{embedder}: set GRAPHRAG_EMBEDDER to match, or run `graphrag ingest` again"
+            )
+        must = [_condition_edge(key, values) for key, values in _filters(packs, kinds)]
+        request = QueryRequest(
+            limit=limit,
+            query=Query.Nearest(vector.tolist()),
+            filter=Filter(must=must),
+            with_payload=["id"],
+            params=SearchParams(hnsw_ef=max(SEARCH_EF, limit)),
+        )
+        return [(hit.payload or {}, float(hit.score)) for hit in self._shard.query(request)]
+
+    def _opened(self) -> Any:
+        if self._shard is None:
+            raise StoreUnavailable(f"no vector collection at {self._folder}: run `graphrag ingest` first")
+        return self._shard
+
+
+def _condition_edge(key: str, values: Sequence[str]) -> Any:
+    from qdrant_edge import FieldCondition, MatchAny
+
+    return FieldCondition(key=key, match=MatchAny(any=list(values)))
+
+
+def _missing(where: str) -> str:
+    return f"the vector collection was missing at {where}: every vector is rebuilt"
+
+
+def _changed(meta: dict[str, Any], embedder_id: str, dimension: int) -> str:
+    return (
+        f"embedding model changed from {meta.get('embedder')} ({meta.get('dimension')}-d) "
+        f"to {embedder_id} ({dimension}-d): every vector is rebuilt"
+    )
+
+
+def _read_meta(folder: Path) -> dict[str, Any] | None:
+    try:
+        found = json.loads((folder / "embedder.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    return found if isinstance(found, dict) and (folder / "shard").is_dir() else None
+
+
+def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
+    staged = folder / "embedder.json.tmp"
+    staged.write_text(json.dumps(meta), encoding="utf-8")
+    staged.replace(folder / "embedder.json")
+
+
+Engine = _QdrantServer | _EdgeEngine
+
+
+class _Owner:
+    """This process holds the shard: its lock, the loaded engine, and the socket other processes call."""
+
+    def __init__(self, folder: Path, lock: IO[bytes]) -> None:
+        self.folder = folder
+        self.users = 0
+        self._lock = lock
+        _migrate_local_mode(folder)
+        self.engine = _EdgeEngine(folder)
+        self._key = secrets.token_bytes(32)
+        key_file = folder / "owner.key"
+        key_file.unlink(missing_ok=True)
+        key_file.touch(mode=0o600)
+        key_file.write_bytes(self._key)
+        self._socket = socket.socket(socket.AF_UNIX)
+        self._socket.bind(_address(folder))
+        self._socket.listen()
+        self._peers: list[Connection] = []
+        threading.Thread(target=self._accept, name="vectors-owner", daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                accepted, _ = self._socket.accept()
+            except OSError:  # ``close`` shut the socket
+                return
+            peer = Connection(accepted.detach())
+            self._peers.append(peer)
+            threading.Thread(target=self._answer, args=(peer,), name="vectors-peer", daemon=True).start()
+
+    def _answer(self, peer: Connection) -> None:
+        """One caller's calls, in order, until it hangs up; a caller without the key is hung up on."""
+        with peer:
+            try:
+                deliver_challenge(peer, self._key)
+                answer_challenge(peer, self._key)
+            except (AuthenticationError, EOFError, OSError):
+                log.warning("vectors: a process without the key of %s was refused", self.folder)
+                return
+            while True:
+                try:
+                    name, args = peer.recv()
+                except (EOFError, OSError):
+                    return
+                try:
+                    if name not in _CALLS:
+                        raise ValueError(f"unknown vector call {name!r}")
+                    result: Any = ("ok", _dispatch(self.engine, str(self.folder), name, args))
+                except Exception as exc:  # the caller raises it
+                    log.warning("vectors: %s for another process failed", name, exc_info=True)
+                    result = ("error", exc if isinstance(exc, StoreUnavailable) else RuntimeError(str(exc)))
+                try:
+                    peer.send(result)
+                except OSError:
+                    return
+
+    def close(self) -> None:
+        self._socket.shutdown(socket.SHUT_RDWR)
+        self._socket.close()
+        for peer in self._peers:
+            peer.close()
+        self.engine.close()
+        (self.folder / "owner.key").unlink(missing_ok=True)
+        self._lock.close()  # releases the flock: the next opener becomes the owner
+
+
+_owners: dict[Path, _Owner] = {}
+_owners_lock = threading.Lock()
+
+
+def _address(folder: Path) -> str:
+    """An abstract (Linux) socket name: no file to leave behind, no length limit of the folder's path."""
+    return "\0pack-graphrag-vectors-" + hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:32]
+
+
+def _claim(folder: Path) -> _Owner | None:
+    """This process's owner of the shard (taken now if nobody holds it), or None when another process does."""
+    with _owners_lock:
+        owner = _owners.get(folder)
+        if owner is None:
+            folder.mkdir(parents=True, exist_ok=True)
+            lock = (folder / "owner.lock").open("wb")
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                lock.close()
+                return None
+            try:
+                owner = _Owner(folder, lock)
+            except BaseException:
+                lock.close()
+                raise
+            _owners[folder] = owner
+        owner.users += 1
+        return owner
+
+
+def _release(owner: _Owner) -> None:
+    with _owners_lock:
+        owner.users -= 1
+        if owner.users <= 0:
+            _owners.pop(owner.folder, None)
+            owner.close()
+
+
+@retry(
+    retry=retry_if_exception_type(_OwnerGone),
+    stop=stop_after_delay(LOCK_WAIT_SECONDS),
+    wait=wait_fixed(0.2),
+    reraise=True,
+)
+def _reach(folder: Path) -> _Owner | Connection:
+    """The shard: owned here, or a connection to the process that owns it. The owner is either starting
+    (no key yet) or a process of an older release that does not serve it: waited for briefly."""
+    owner = _claim(folder)
+    if owner is not None:
+        return owner
+    try:
+        return Client(_address(folder), family="AF_UNIX", authkey=(folder / "owner.key").read_bytes())
+    except (OSError, EOFError) as exc:
+        raise _OwnerGone(f"the process holding {folder} does not answer") from exc
+
+
+def _dispatch(engine: Engine, where: str, name: str, args: tuple[Any, ...]) -> Any:
+    """The one place a call meets an engine: the owner's own calls and those of other processes."""
+    if name == "ensure_collection":
+        embedder_id, dimension, expect_points = args
+        return engine.ensure_collection(embedder_id, dimension, expect_points, where)
+    if name == "payloads":
+        return {payload["id"]: payload for payload, _ in engine.scroll(None, True, False)}
+    if name == "fingerprints":
+        return {payload["id"]: payload["sha256"] for payload, _ in engine.scroll(args[0], ["id", "sha256"], False)}
+    if name == "snapshot":
+        rows = engine.scroll(None, True, True)
+        if not rows:  # a collection with no point yet (every file of its packs was rejected)
+            return engine.embedder(), [], np.zeros((0, 0), np.float32)
+        matrix = np.asarray([vector for _, vector in rows], dtype=np.float32).reshape(len(rows), -1)
+        return engine.embedder(), [payload for payload, _ in rows], matrix
+    method: Callable[..., Any] = getattr(engine, name)
+    return method(*args)
+
+
+class VectorStore(Store):
+    """The entities' vectors, in whichever engine the settings name (see the module's docstring)."""
+
+    def __init__(self, folder: Path | None, engine: Engine | None, where: str) -> None:
+        self._folder = folder  # an Edge shard's folder; None for a Qdrant server
+        self._server = engine
+        self._edge: _Owner | Connection | None = None
+        self._calling = threading.Lock()  # one call at a time on a connection to the owner
+        self.where = where
+
+    @classmethod
+    def open(cls, settings: Settings) -> Self:
+        if settings.qdrant_url:
+            api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+            return cls(None, _QdrantServer(settings.qdrant_url, api_key), settings.qdrant_url)
+        store = cls(settings.qdrant_path, None, str(settings.qdrant_path))
+        store._edge = store._find()
+        return store
+
+    def _find(self) -> _Owner | Connection:
+        assert self._folder is not None
+        try:
+            return _reach(self._folder)
+        except _OwnerGone as exc:
+            raise StoreUnavailable(
+                f"embedded Qdrant at {self._folder} is in use by another process that does not share it (a "
+                "`graphrag ingest` of an older release?): wait for it or stop it, or run a Qdrant server and set "
+                "QDRANT_URL"
+            ) from exc
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        edge, self._edge = self._edge, None
+        if isinstance(edge, _Owner):
+            _release(edge)
+        elif edge is not None:
+            edge.close()
+
+    @_retry_transient
+    def _call(self, name: str, *args: Any) -> Any:
+        if self._server is not None:
+            return _dispatch(self._server, self.where, name, args)
+        with self._calling:
+            if self._edge is None:  # the owner went away on the last call: take the shard or find its new owner
+                self._edge = self._find()
+            edge = self._edge
+            if not isinstance(edge, _Owner):
+                try:
+                    edge.send((name, args))
+                    outcome, value = edge.recv()
+                except (EOFError, OSError) as exc:
+                    edge.close()
+                    self._edge = None
+                    raise _OwnerGone(f"the process holding {self._folder} closed it") from exc
+        if isinstance(edge, _Owner):  # searches of this process run side by side
+            return _dispatch(edge.engine, self.where, name, args)
+        if outcome == "error":
+            raise value
+        return value
+
+    def ensure_collection(self, embedder_id: str, dimension: int, expect_points: bool = False) -> str | None:
+        """Make the collection for this embedder; if it was made by another (or is missing while the graph
+        says vectors exist), rebuild it and say why."""
+        reason: str | None = self._call("ensure_collection", embedder_id, dimension, expect_points)
+        return reason
+
+    def upsert(self, payloads: Sequence[dict[str, Any]], vectors: Vectors) -> None:
+        self._call("upsert", list(payloads), vectors)
+
+    def optimize(self) -> None:
+        """After a run's writes: build the index of what they added (Edge runs its optimizer when asked)."""
+        self._call("optimize")
+
+    def delete(self, entity_ids: Sequence[str]) -> None:
+        if entity_ids:
+            self._call("delete", list(entity_ids))
+
+    def payloads(self) -> dict[str, dict[str, Any]]:
+        """Every point's payload by entity id (tests and consistency checks)."""
+        found: dict[str, dict[str, Any]] = self._call("payloads")
+        return found
+
+    def fingerprints(self, packs: Sequence[str]) -> dict[str, str]:
+        """The content hash each point of these packs was embedded from, by entity id."""
+        found: dict[str, str] = self._call("fingerprints", list(packs))
+        return found
+
+    def snapshot(self) -> tuple[str | None, list[dict[str, Any]], Vectors]:
+        """Every point at once (embedder id, payloads, vectors): tests and consistency checks."""
+        found: tuple[str | None, list[dict[str, Any]], Vectors] = self._call("snapshot")
+        return found
+
+    def search(
+        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, embedder: str
+    ) -> list[Hit]:
+        """Nearest points by cosine similarity in the given packs and kinds (None: all), best first. An Edge
+        shard made by another embedder than ``embedder`` (the queries') is refused."""
+        hits: list[Hit] = self._call("search", vector, limit, packs, kinds, embedder)
+        return hits
+
+
+def _migrate_local_mode(folder: Path) -> None:
+    """Copy the former embedded engine's collection (``qdrant-client`` local mode, a sibling ``qdrant``
+    folder) into a new Edge shard, once; the old folder is renamed, kept until its owner deletes it."""
+    old = folder.parent / "qdrant"
+    if _read_meta(folder) is not None or not (old / "collection" / COLLECTION).is_dir():
+        return
+    from qdrant_client import QdrantClient
+
+    try:
+        client = QdrantClient(path=str(old))
+    except RuntimeError as exc:
+        raise StoreUnavailable(
+            f"the former embedded Qdrant at {old} is in use by another process: stop it, then retry (its vectors "
+            "move into the new engine once)"
+        ) from exc
+    try:
+        meta = client.get_collection(COLLECTION).config.metadata or {}
+        engine = _EdgeEngine(folder)
+        reason = engine.ensure_collection(str(meta.get("embedder")), int(meta.get("dimension", 0)), False, str(folder))
+        assert reason is None
+        offset = None
+        moved = 0
+        while True:
+            points, offset = client.scroll(COLLECTION, limit=_PAGE, offset=offset, with_payload=True, with_vectors=True)
+            if points:
+                engine.upsert(
+                    [point.payload or {} for point in points], np.asarray([p.vector for p in points], np.float32)
+                )
+                moved += len(points)
+            if offset is None:
+                break
+        engine.optimize()
+        engine.close()
+    except BaseException:
+        shutil.rmtree(folder / "shard", ignore_errors=True)
+        (folder / "embedder.json").unlink(missing_ok=True)
+        raise
+    finally:
+        client.close()
+    kept = old.with_name(old.name + MIGRATED_SUFFIX)
+    old.rename(kept)
+    log.warning(
+        "vectors: moved %d vectors from %s into the Qdrant Edge shard at %s; the old folder is kept as %s",
+        moved,
+        old,
+        folder,
+        kept,
+    )
