@@ -16,7 +16,8 @@ import pytest
 
 from graphrag.config import Settings
 from graphrag.errors import StoreUnavailable
-from graphrag.stores.vectors import COLLECTION, LOCK_WAIT_SECONDS, MIGRATED_SUFFIX, VectorStore
+from graphrag.stores.edge import COLLECTION, LOCK_WAIT_SECONDS, MIGRATED_SUFFIX, point_id
+from graphrag.stores.vectors import VectorStore
 
 EMBEDDER = "some-embedder"
 
@@ -154,8 +155,6 @@ def test_a_local_mode_folder_moves_into_the_shard_once(settings: Settings, caplo
 
 
 def _ids(payloads: list[dict[str, str]]) -> list[str]:
-    from graphrag.stores.vectors import point_id
-
     return [point_id(p["id"]) for p in payloads]
 
 
