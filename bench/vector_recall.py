@@ -12,6 +12,12 @@ than embeddings, which cluster, and no embedding step. Each query asks ``VectorS
 without a filter and with a pack filter (a third of the random points); each top 10 is compared with an
 exact cosine scan in numpy: recall@10 is the share of the exact ten that the engine found. Prints the
 build time, the recall and the engine's latency; ours are shared machines, so figures are noisy.
+
+Measured (2 cores, 24 GiB, shared: load average about 10), 1,000 queries, top 10, search ef 256:
+10,000 stored embeddings of the synthetic pack: recall@10 .998 without and with a pack filter (Edge's
+default ef of 100 gave .986). 10,000 random vectors: .835 without a filter, 1.000 with one (a third of
+the points, under Edge's full-scan threshold, so searched exactly); random 512-d vectors have no
+neighbourhood structure for HNSW to use, which is why the stored embeddings are the figure to quote.
 """
 
 from __future__ import annotations
