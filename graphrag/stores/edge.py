@@ -246,13 +246,18 @@ class Owner:
         migrate_local_mode(folder)
         self.engine = EdgeEngine(folder)
         self._key = secrets.token_bytes(32)
-        key_file = folder / "owner.key"
-        key_file.unlink(missing_ok=True)
-        key_file.touch(mode=0o600)
-        key_file.write_bytes(self._key)
         self._socket = socket.socket(socket.AF_UNIX)
-        self._socket.bind(_address(folder))
-        self._socket.listen()
+        try:
+            key_file = folder / "owner.key"
+            key_file.unlink(missing_ok=True)
+            key_file.touch(mode=0o600)
+            key_file.write_bytes(self._key)
+            self._socket.bind(_address(folder))
+            self._socket.listen()
+        except BaseException:
+            self._socket.close()
+            self.engine.close()
+            raise
         self._peers: list[Connection] = []
         threading.Thread(target=self._accept, name="vectors-owner", daemon=True).start()
 
@@ -270,32 +275,38 @@ class Owner:
         """One caller's calls, in order, until it hangs up; a caller without the key is hung up on."""
         with peer:
             try:
-                deliver_challenge(peer, self._key)
-                answer_challenge(peer, self._key)
-            except (AuthenticationError, EOFError, OSError):
-                log.warning("vectors: a process without the key of %s was refused", self.folder)
+                self._serve(peer)
+            finally:
+                self._peers.remove(peer)
+
+    def _serve(self, peer: Connection) -> None:
+        try:
+            deliver_challenge(peer, self._key)
+            answer_challenge(peer, self._key)
+        except (AuthenticationError, EOFError, OSError):
+            log.warning("vectors: a process without the key of %s was refused", self.folder)
+            return
+        while True:
+            try:
+                name, args = peer.recv()
+            except (EOFError, OSError):
                 return
-            while True:
-                try:
-                    name, args = peer.recv()
-                except (EOFError, OSError):
-                    return
-                try:
-                    if name not in CALLS:
-                        raise ValueError(f"unknown vector call {name!r}")
-                    result: Any = ("ok", dispatch(self.engine, str(self.folder), name, args))
-                except Exception as exc:  # the caller raises it
-                    log.warning("vectors: %s for another process failed", name, exc_info=True)
-                    result = ("error", exc if isinstance(exc, StoreUnavailable) else RuntimeError(str(exc)))
-                try:
-                    peer.send(result)
-                except OSError:
-                    return
+            try:
+                if name not in CALLS:
+                    raise ValueError(f"unknown vector call {name!r}")
+                result: Any = ("ok", dispatch(self.engine, str(self.folder), name, args))
+            except Exception as exc:  # the caller raises it
+                log.warning("vectors: %s for another process failed", name, exc_info=True)
+                result = ("error", exc if isinstance(exc, StoreUnavailable) else RuntimeError(str(exc)))
+            try:
+                peer.send(result)
+            except OSError:
+                return
 
     def close(self) -> None:
         self._socket.shutdown(socket.SHUT_RDWR)
         self._socket.close()
-        for peer in self._peers:
+        for peer in list(self._peers):
             peer.close()
         self.engine.close()
         (self.folder / "owner.key").unlink(missing_ok=True)
