@@ -39,7 +39,7 @@ from graphrag.embedding import load_embedder
 from graphrag.stores.graph import GraphStore
 
 DEADLINE_SECONDS = 600
-HEALTHY_SECONDS = 300  # at 100,000 entities the server loads its vector mirror before it answers
+HEALTHY_SECONDS = 300  # at 100,000 entities the server loads its graph copy and vector shard before it answers
 
 
 def free_port() -> int:

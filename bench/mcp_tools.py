@@ -6,8 +6,8 @@ server's start and first hybrid ``pack_search`` after it.
 Targets at 10,000 entities (issue figures): hybrid pack_search p50 <= 20 ms, pack_context p50 <= 80 ms.
 
 Ingests a synthetic pack (bench/synthetic.py) into the running Neo4j and a temporary embedded
-Qdrant, then times each tool and the same work done without MCP (the retriever's queries and the
-numpy scan), so the server's overhead shows as a ratio. The pack is deleted afterwards, unless
+vector shard, then times each tool and the same work done without MCP (the retriever's queries and the
+vector engine's search), so the server's overhead shows as a ratio. The pack is deleted afterwards, unless
 ``--keep DIR`` names a folder for the pack and its embedded Qdrant: then a later run with the same
 folder and size measures again without ingesting (delete the folder to start over).
 """
@@ -35,7 +35,7 @@ from bench.synthetic import PACK, entity_id, ingested
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
 from graphrag.retrieval.graph import Walk, with_depth
-from graphrag.retrieval.vector_index import MirrorIndex
+from graphrag.retrieval.vector_index import open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary, Step
 from graphrag.server.app import create_server
 from graphrag.stores.graph import GraphStore
@@ -77,7 +77,7 @@ def hybrid_question(i: int, entities: int) -> str:
 
 def bare(settings: Settings, embedder: Embedder, graph: GraphStore, entities: int) -> dict[str, tuple[float, float]]:
     """The same work as each tool, called directly: embed + scan + one query; one neighbourhood query."""
-    index = MirrorIndex(settings, graph, embedder.id)
+    index = open_vector_index(settings, embedder.id)
     types = RelationVocabulary(graph).types()
     walk = Walk.of([Step(t, True) for t in types], "both")
 

@@ -10,7 +10,7 @@ folder (a real pack's entities with a one-line quoted ``summary:`` are the ones 
 environment), waits for the first ingest, then rewrites one entity's summary at a time and polls
 ``pack_search`` through the MCP client until a hit carries the new summary (a search every 25 ms, so a
 figure includes up to one interval and one search). ``--mode vector`` polls the summary embeddings only,
-which the server answers from its in-memory mirror: that is the copy the save must reach. The pack is
+which the server answers from the vector shard it holds: that is where the save must reach. The pack is
 deleted afterwards.
 """
 

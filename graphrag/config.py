@@ -105,7 +105,8 @@ class Settings(BaseSettings):
 
     @property
     def qdrant_path(self) -> Path:
-        return self.graphrag_home / "qdrant"
+        """The embedded engine's folder (a Qdrant Edge shard); ``qdrant`` beside it is the former one's."""
+        return self.graphrag_home / "qdrant-edge"
 
 
 def settings_problems(exc: ValidationError) -> list[str]:

@@ -19,12 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
-
 from graphrag.config import Settings
-from graphrag.embedding import Embedder, Vectors, load_embedder
+from graphrag.embedding import Embedder, load_embedder
 from graphrag.stores.graph import GraphStore
-from graphrag.stores.vectors import VectorStore, VectorUpdate
+from graphrag.stores.vectors import VectorStore
 from ingest.packs import MANIFEST, FileKey, Pack, PackError, open_pack, read_files
 from ingest.plan import Plan, StoredEntity, plan
 from ingest.report import DanglingLink, IngestReport
@@ -86,17 +84,15 @@ def ingest(
     progress: Progress = _quiet,
     embedder: Embedder | None = None,
     graph: GraphStore | None = None,
-    on_vectors: Callable[[VectorUpdate], None] | None = None,
     named: Named | None = None,
     saved: Collection[FileKey] | None = None,
 ) -> IngestReport:
-    """``graph``: an open store to use (else one is opened and closed here); ``on_vectors`` receives what was
-    written to the vectors, once, after the graph is written too (a server applies it to its copy);
-    ``named``: pack ids the service gives to some of the folders (team sources' mirrors); ``saved``: a
-    watcher's save, the files it saw saved and those its last run rejected: only they (and files the graph
-    does not hold) are read, the others are taken as stored, and the graph's schema is not ensured again
-    (the watcher's first run did). Every pack-wide rule (ids, ownership, links) is still checked against
-    what the graph holds, so the graph ends as a full run would leave it.
+    """``graph``: an open store to use (else one is opened and closed here); ``named``: pack ids the service
+    gives to some of the folders (team sources' mirrors); ``saved``: a watcher's save, the files it saw
+    saved and those its last run rejected: only they (and files the graph does not hold) are read, the
+    others are taken as stored, and the graph's schema is not ensured again (the watcher's first run did).
+    Every pack-wide rule (ids, ownership, links) is still checked against what the graph holds, so the
+    graph ends as a full run would leave it.
 
     Its phases, in the order that keeps a run killed anywhere repairable by the next: read what is stored,
     plan, mark the packs' vectors pending, write vectors then graph batch by batch, remove what is gone,
@@ -113,11 +109,9 @@ def ingest(
         packs, work = _plan(paths, named, packs, stored, vectors, embedder, leftovers.reembed, saved, timings)
         pending = _mark_vectors_pending(graph, vectors.store, stored, work, leftovers.orphans)
         writer = GraphWriter(graph, work)
-        written = _write_stores(writer, vectors.store, embedder, work, progress, timings)
+        _write_stores(writer, vectors.store, embedder, work, progress, timings)
         _remove(graph, writer, work, timings)
         _mark_settled(graph, packs, stored, work, embedder.id, pending, timings)
-    if on_vectors is not None and (written or work.remove or leftovers.orphans):
-        on_vectors(_vector_update(written, work, leftovers.orphans, embedder.dimension))
     timings["total"] = time.perf_counter() - started
     work.report.timings = {k: round(v, 3) for k, v in timings.items()}
     _log_run(work.report)
@@ -332,12 +326,10 @@ def _write_stores(
     work: Plan,
     progress: Progress,
     timings: dict[str, float],
-) -> list[tuple[list[dict[str, Any]], Vectors]]:
+) -> None:
     """Write phase, batch by batch: embed, store the vectors, then the graph rows. On two cores, running the
     stores beside the embedder (a writer thread) measured slower than this: all three are CPU-bound here.
-    Entities written without a new vector (their pack.yaml changed) go last. Returns the vectors stored,
-    with their payloads."""
-    written: list[tuple[list[dict[str, Any]], Vectors]] = []
+    Entities written without a new vector (their pack.yaml changed) go last."""
     to_write = {e.id for e in work.write}
     total = len(work.embed)
     for done, batch in _batches(work.embed, EMBED_BATCH):
@@ -347,12 +339,14 @@ def _write_stores(
             payloads = [vector_payload(e) for e in batch]
             with _timed(timings, "qdrant"):
                 vectors.upsert(payloads, matrix)
-            written.append((payloads, matrix))
             log.debug("ingest: %d of %d vectors written", done, total)
         with _timed(timings, "neo4j_write"):
             graph.write([e for e in batch if e.id in to_write])
         log.debug("ingest: %d of %d entities embedded and written", done, total)
         progress("embed", done, total)
+    if vectors is not None and total:
+        with _timed(timings, "qdrant"):
+            vectors.optimize()
     embedded = {e.id for e in work.embed}
     rest = [e for e in work.write if e.id not in embedded]
     with _timed(timings, "neo4j_write"):
@@ -360,7 +354,6 @@ def _write_stores(
             graph.write(batch)
             progress("graph", done, len(rest))
     work.report.embedded = len(work.embed)
-    return written
 
 
 def _remove(graph: GraphStore, writer: GraphWriter, work: Plan, timings: dict[str, float]) -> None:
@@ -394,19 +387,6 @@ def _mark_settled(
         changed = [row for row in rows if row["id"] in pending or _differs(row, stored.packs.get(row["id"]))]
         if changed:
             graph.write("ingest_upsert_packs", packs=changed)
-
-
-def _vector_update(
-    written: list[tuple[list[dict[str, Any]], Vectors]], work: Plan, orphans: list[str], dimension: int
-) -> VectorUpdate:
-    return VectorUpdate(
-        payloads=[payload for payloads, _ in written for payload in payloads],
-        vectors=np.concatenate([matrix for _, matrix in written])
-        if written
-        else np.zeros((0, dimension), dtype=np.float32),
-        removed=work.remove + orphans,
-        rebuilt=work.report.reindexed is not None,
-    )
 
 
 def _pack_row(pack: Pack, embedder_id: str, relation_types: list[str]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Indexing team sources inside the server: mirror GitHub's tree, then ingest the mirror like a local pack.
 
-Writes go through the server's ``LiveIndex`` (one at a time, applied to its in-memory copies at once).
+Writes go through the server's ``LiveIndex`` (one at a time, applied to its in-memory graph copy at once).
 Webhook deliveries only queue a source: one worker thread indexes queued sources in order, each once
 however many pushes queued it, so GitHub gets its answer at once. Removing a source cancels its queued
 job, waits for a running one, and ingests its mirror emptied: entities, links, passages and vectors go
@@ -20,12 +20,11 @@ from graphrag.embedding import Embedder
 from graphrag.github.client import RepositoryToken
 from graphrag.github.sources import Source, TeamSources
 from graphrag.stores.graph import GraphStore
-from graphrag.stores.vectors import VectorUpdate
 from ingest.pipeline import ingest
 from ingest.report import IngestReport
 from ingest.team_mirror import mirror_root, remove_mirror, sync
 
-Write = Callable[[Callable[[Callable[[VectorUpdate], None]], IngestReport]], IngestReport]
+Write = Callable[[Callable[[], IngestReport]], IngestReport]
 log = logging.getLogger(__name__)
 
 
@@ -82,14 +81,7 @@ class Indexer:
 
     def _ingest(self, source: Source, root: Path) -> IngestReport:
         return self._write(
-            lambda on_vectors: ingest(
-                [root],
-                self._settings,
-                embedder=self._embedder,
-                graph=self._graph,
-                on_vectors=on_vectors,
-                named={root: source.id},
-            )
+            lambda: ingest([root], self._settings, embedder=self._embedder, graph=self._graph, named={root: source.id})
         )
 
     # --- the queue webhook deliveries fill ---

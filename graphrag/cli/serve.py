@@ -98,8 +98,9 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
 
 
 def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services, threading.Event], None]:
-    """The ``--watch`` task: the packs ingested with the server's model and driver, each save applied to its
-    in-memory copies (``graphrag.server.live``), and what each save changed logged."""
+    """The ``--watch`` task: the packs ingested with the server's model and driver, each save written into the
+    vector shard the server searches and patched into its graph copy (``graphrag.server.live``), and what each
+    save changed logged."""
     from ingest.pipeline import ingest
     from ingest.report import IngestReport
     from ingest.watching import PackWatcher
@@ -109,9 +110,7 @@ def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services,
             packs,
             services.graph,
             lambda saved: services.live.write(
-                lambda sink: ingest(
-                    packs, settings, embedder=services.embedder, graph=services.graph, on_vectors=sink, saved=saved
-                )
+                lambda: ingest(packs, settings, embedder=services.embedder, graph=services.graph, saved=saved)
             ),
         )
 

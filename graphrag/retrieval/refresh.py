@@ -1,13 +1,13 @@
-"""One rule for the server's in-memory copies of the stores (the vectors, the graph): read again when
-the graph marker moves, checked at most every ``refresh_seconds``.
+"""One rule for the server's in-memory copy of the graph (names, links): read again when the graph
+marker moves, checked at most every ``refresh_seconds``.
 
-Ingest writes vectors before the graph and every change moves the marker (entity count, last ingest
-time, each pack's embedder), so a moved marker means the copy is stale. One caller reloads while the
-others keep answering from the old copy; only the very first load makes callers wait.
+Every change of an ingest moves the marker (entity count, last ingest time, each pack's embedder), so a
+moved marker means the copy is stale. One caller reloads while the others keep answering from the old
+copy; only the very first load makes callers wait.
 
-An ingest inside the server (``graphrag serve --watch``) knows what it wrote: it ``hold``s the copies
-while it writes (no caller reloads them halfway, nor opens the embedded Qdrant folder the ingest holds),
-then ``patch``es them and marks them current, so an edit is searchable without any reload.
+An ingest inside the server (``graphrag serve --watch``) knows what it wrote: it ``hold``s the copy while
+it writes (no caller reloads it halfway), then ``patch``es it and marks it current, so an edit is
+searchable without any reload.
 """
 
 from __future__ import annotations
@@ -24,19 +24,16 @@ T = TypeVar("T")
 
 
 class MarkedCopy(Generic[T]):
-    """``load()`` as of the current graph marker, kept until the marker moves. A reload that fails with
-    one of ``keep_on`` (its source is busy) keeps the old copy and looks again on the next call."""
+    """``load()`` as of the current graph marker, kept until the marker moves."""
 
     def __init__(
         self,
         graph: GraphStore,
         load: Callable[[], T],
-        keep_on: tuple[type[Exception], ...] = (),
         refresh_seconds: float = 2.0,
     ) -> None:
         self._graph = graph
         self._load = load
-        self._keep_on = keep_on
         self._refresh_seconds = refresh_seconds
         self._copy: tuple[dict[str, Any], T] | None = None
         self._next_check = 0.0
@@ -54,18 +51,10 @@ class MarkedCopy(Generic[T]):
             self._next_check = time.monotonic() + self._refresh_seconds
             marker = self._graph.read("retrieval_marker")[0]
             if self._copy is None or self._copy[0] != marker:
-                try:
-                    self._copy = (marker, self._load())
-                except self._keep_on:
-                    if self._copy is None:
-                        raise
-                    self._next_check = 0.0
+                self._copy = (marker, self._load())
             return self._copy[1]
         finally:
             self._lock.release()
-
-    def forget(self) -> None:
-        self._copy = None
 
     def marker(self) -> dict[str, Any]:
         """The graph marker now (read before a write, to ``patch`` after it)."""

@@ -2,7 +2,7 @@
 
 Entity linking looks up every n-gram of a question, and the graph walk runs a few sparse products per
 question: both cost microseconds in memory and tens of milliseconds as Cypher round trips. The copy is
-read again when the graph marker moves, by the same rule as the vector mirror (``refresh``); a write of this
+read again when the graph marker moves (``refresh``); a write of this
 process patches it instead, reading only the entities it wrote or removed, their neighbours and their links.
 """
 

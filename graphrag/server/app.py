@@ -111,7 +111,7 @@ class StoreLifespan:
             graph.ensure_schema("github_schema")
             embedder = self._embedder or load_embedder(self._settings.graphrag_embedder)
             embedder.embed(["warm up"])  # the model loads lazily, without a lock: load it before concurrent calls
-            vectors = open_vector_index(self._settings, graph, embedder.id)
+            vectors = open_vector_index(self._settings, embedder.id)
             services = Services.open(self._settings, graph, embedder, vectors, RelationVocabulary(graph), self._search)
             started = time.perf_counter()
             PackSearch(graph, embedder, vectors, services.snapshot, services.relations, self._search).warm()

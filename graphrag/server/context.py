@@ -49,7 +49,7 @@ class Services:
     ) -> Services:
         """Each collaborator built from the ones it needs, lowest first, so none reaches a half-built whole."""
         snapshot = GraphSnapshot(graph, relations)
-        live = LiveIndex(graph, snapshot, vectors)
+        live = LiveIndex(graph, snapshot)
         teams = TeamSources(graph, app_of(settings))
         indexer = Indexer(settings, graph, embedder, live.write, teams)
         return cls(settings, graph, embedder, vectors, relations, search, snapshot, live, teams, indexer)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -84,10 +87,31 @@ async def test_search_sees_a_new_ingest_without_a_restart(tmp_path: Path, run_in
         first: dict[str, Any] = (await client.call_tool("pack_search", {"query": "rockets"})).structured_content
         assert [h["id"] for h in first["results"]] == ["G.1"]
         write_entity(root, "G.2", kind="note", title="Rockets", summary="Rockets launch spacecraft into orbit.")
-        run_ingest(root)  # the server holds no Qdrant lock: the ingest runs while it serves
+        run_ingest(root)  # the server shares the vector shard it holds: the ingest runs while it serves
         await asyncio.sleep(2.1)  # the graph marker is read at most every 2 s
         second = (await client.call_tool("pack_search", {"query": "rockets"})).structured_content
     assert next(h["id"] for h in second["results"]) == "G.2"
+
+
+async def test_an_ingest_in_another_process_writes_through_the_server_that_holds_the_vectors(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_ingest, client_for, settings
+) -> None:
+    """`graphrag ingest` beside a running server: the server holds the Edge shard, the ingest's vectors go
+    through it (no lock-out, no copy), and a vector search finds them without a reload."""
+    root = tmp_path / "growing"
+    root.mkdir()
+    write_entity(root, "G.1", kind="note", title="Apples", summary="Red apples grow in orchards.")
+    run_ingest(root)
+    async with client_for() as client:
+        await client.call_tool("pack_search", {"query": "apples", "mode": "vector"})
+        assert (settings.qdrant_path / "owner.key").is_file()  # the server holds the shard and serves it
+        write_entity(root, "G.2", kind="note", title="Rockets", summary="Rockets launch spacecraft into orbit.")
+        env = {**os.environ, "GRAPHRAG_HOME": str(settings.graphrag_home)}
+        command = [sys.executable, "-m", "graphrag.cli", "ingest", str(root)]
+        done = await asyncio.to_thread(subprocess.run, command, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        found = (await client.call_tool("pack_search", {"query": "rockets", "mode": "vector"})).structured_content
+    assert next(h["id"] for h in found["results"]) == "G.2"
 
 
 async def test_health_answers_within_two_seconds_and_names_only_the_store(settings, embedder) -> None:  # type: ignore[no-untyped-def]

@@ -70,7 +70,7 @@ async def test_saves_are_searchable_from_the_servers_own_ingest(
         )
 
         async def new_summary() -> bool:
-            found = await hits(client, "grey airless world of basalt maria")  # vector mode: the in-memory mirror
+            found = await hits(client, "grey airless world of basalt maria")  # vector mode: the shard the server holds
             return bool(found) and found[0]["summary"] == new
 
         await until(new_summary)
