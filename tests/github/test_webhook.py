@@ -86,3 +86,22 @@ async def test_a_signed_body_nested_deep_is_a_coded_400(server: str) -> None:
     headers, body = sign_delivery(SECRET, "push", nested)
     answer = await deliver(server, headers, body)
     assert (answer.status_code, answer.json()["error"]) == (400, "invalid_argument")
+
+
+async def test_a_delivery_taken_by_one_server_is_refused_by_another(
+    settings: Settings, graph: GraphStore, embedder: Embedder
+) -> None:
+    """Behind a load balancer a replay reaches another server: the record of taken deliveries is in Neo4j."""
+    hooked = settings.model_copy(update={"github_webhook_secret": SecretStr(SECRET)})
+    async with (
+        served_over_http(create_server(hooked, embedder=embedder)) as first,
+        served_over_http(create_server(hooked, embedder=embedder)) as second,
+    ):
+        headers, body = sign_delivery(SECRET, "push", PUSH)
+        assert (await deliver(first, headers, body)).status_code == 202
+        again = await deliver(second, headers, body)
+        fresh_id, _ = sign_delivery(SECRET, "push", PUSH)
+        renamed = await deliver(second, {**headers, "X-GitHub-Delivery": fresh_id["X-GitHub-Delivery"]}, body)
+
+    assert (again.status_code, again.json()["error"]) == (409, "forbidden")
+    assert renamed.status_code == 409

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -160,3 +165,33 @@ async def refuses_past_limits(
             await client.call_tool(tool, {**valid[tool], name: [value] if is_list else value})
         message = str(caught.value)
         assert message.startswith(f"invalid_argument: {name}") and "characters" in message, (tool, name, message)
+
+
+@contextmanager
+def serve_http_process(env: dict[str, str], log: Path) -> Iterator[str]:
+    """``graphrag serve --transport http`` as users run it, in a subprocess on a free port; yields its base
+    URL once ``/health`` answers ok (its stderr goes to ``log``), and stops it at the end."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "graphrag.cli", "serve", "--transport", "http", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w"),
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError):
+                pass
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "the HTTP server did not become healthy"
+            time.sleep(0.5)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

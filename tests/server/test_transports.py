@@ -18,7 +18,7 @@ from fastmcp.client.transports import StdioTransport
 from fastmcp.exceptions import ToolError
 
 from tests.conftest import EXAMPLES
-from tests.server.conftest import free_port
+from tests.server.conftest import serve_http_process
 
 
 @pytest.fixture
@@ -35,30 +35,8 @@ def server_log(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def http_server(served_env: dict[str, str], server_log: Path) -> Iterator[str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "graphrag.cli", "serve", "--transport", "http", "--port", str(port)],
-        env={**served_env, "GRAPHRAG_LOG_FORMAT": "json"},
-        stdout=subprocess.DEVNULL,
-        stderr=server_log.open("w"),
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError):
-                pass
-            assert process.poll() is None, server_log.read_text()
-            assert time.monotonic() < deadline, "the HTTP server did not become healthy"
-            time.sleep(0.5)
+    with serve_http_process({**served_env, "GRAPHRAG_LOG_FORMAT": "json"}, server_log) as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 async def test_streamable_http_serves_tools_and_health(http_server: str) -> None:

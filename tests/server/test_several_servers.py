@@ -1,0 +1,116 @@
+"""Several ``graphrag serve --transport http`` processes over one Neo4j and one vector store, as behind a load
+balancer: the same calls get the same answers from each while an ingest runs beside them, and each serves
+what that ingest wrote."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from fastmcp import Client
+
+from tests.conftest import EXAMPLES
+from tests.server.conftest import serve_http_process, write_entity
+
+SERVERS = 3
+PACK = ["space-missions"]
+IDS = ["SM.MISSION.APOLLO11", "SM.VEHICLE.SATURNV", "SM.AGENCY.MSFC", "SM.PERSON.VONBRAUN", "SM.PERSON.GAGARIN"]
+QUESTIONS = [
+    "Who led the agency that built the rocket that launched Apollo 11?",
+    "Which rocket launched Gagarin?",
+    "first crewed lunar landing",
+    "liquid hydrogen upper stage",
+    "Юрий Гагарин",
+]
+
+
+def mixed_calls() -> list[tuple[str, dict[str, Any]]]:
+    """200 calls over the example pack only (filters keep the pack being ingested beside them out)."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for question in QUESTIONS:
+        for mode in ("hybrid", "text", "vector"):
+            calls.append(("pack_search", {"query": question, "packs": PACK, "mode": mode}))
+        calls.append(("pack_context", {"question": question, "packs": PACK}))
+    for entity in IDS:
+        calls.append(("pack_graph", {"id": entity, "depth": 2}))
+        calls.append(("pack_get", {"id": entity}))
+    return (calls * (200 // len(calls) + 1))[:200]
+
+
+def without_scores(answer: Any) -> Any:
+    """An answer as an agent reads it: entities and their order. Full-text scores move while an ingest beside
+    the calls changes the index's statistics (document counts are index-wide), whichever server answers."""
+    if isinstance(answer, dict):
+        return {key: without_scores(value) for key, value in answer.items() if key != "score"}
+    if isinstance(answer, list):
+        return [without_scores(value) for value in answer]
+    return answer
+
+
+async def in_step(
+    clients: list[Client[Any]], calls: list[tuple[str, dict[str, Any]]], ingest: subprocess.Popen[str]
+) -> tuple[list[list[Any]], int]:
+    """Each call sent to every server at once, call after call: per call, the servers' answers; and how many
+    calls were answered while the ingest still ran."""
+    out, beside = [], 0
+    for tool, arguments in calls:
+        results = await asyncio.gather(*(client.call_tool(tool, arguments) for client in clients))
+        out.append([without_scores(result.structured_content) for result in results])
+        beside += ingest.poll() is None
+    return out, beside
+
+
+async def served(base: str, entity_id: str, pack: str, deadline: float) -> bool:
+    """Whether the server reads the entity from the graph and finds it by meaning within its pack."""
+    async with Client(f"{base}/mcp") as client:
+        while time.monotonic() < deadline:
+            page = await client.call_tool("pack_get", {"id": entity_id}, raise_on_error=False)
+            found = await client.call_tool(
+                "pack_search", {"query": "a tether for orbital cargo", "packs": [pack], "mode": "vector"}
+            )
+            hits = (found.structured_content or {}).get("results", [])
+            if not page.is_error and any(hit["id"] == entity_id for hit in hits):
+                return True
+            await asyncio.sleep(0.5)
+    return False
+
+
+async def test_servers_over_one_graph_agree_while_an_ingest_runs_and_each_serves_its_changes(
+    run_ingest,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    run_ingest(EXAMPLES / "space-missions")
+    env = {**os.environ, "GRAPHRAG_HOME": str(tmp_path / "home")}
+    extra = tmp_path / "cargo"
+    extra.mkdir()
+    for n in range(300):
+        write_entity(extra, f"cargo.item{n}", f"Cargo item {n} for the station.", summary=f"Cargo item {n}.")
+    write_entity(extra, "cargo.tether", "A tether that lifts cargo to orbit.", summary="A tether for orbital cargo.")
+    calls = mixed_calls()
+    with ExitStack() as servers:
+        bases = [servers.enter_context(serve_http_process(env, tmp_path / f"server{i}.log")) for i in range(SERVERS)]
+        ingest = subprocess.Popen(
+            [sys.executable, "-m", "graphrag.cli", "ingest", str(extra)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        clients = [Client(f"{base}/mcp") for base in bases]
+        async with clients[0], clients[1], clients[2]:
+            during, beside = await in_step(clients, calls, ingest)
+        _, errors = ingest.communicate(timeout=300)
+        assert ingest.returncode == 0, errors
+        deadline = time.monotonic() + 30
+        picked_up = await asyncio.gather(*(served(base, "cargo.tether", "cargo", deadline) for base in bases))
+
+    assert len(during) == len(calls)
+    assert beside > 0
+    assert [i for i, (first, *others) in enumerate(during) if any(other != first for other in others)] == []
+    assert picked_up == [True] * SERVERS
