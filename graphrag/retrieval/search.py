@@ -181,7 +181,7 @@ class PackSearch:
         named = bool(starts)
         coverage = self._scripts().coverage(pool.text, pool.packs)
         lists = {name: future.result() for name, future in reading.items()}
-        read = [Ranked(found, self._weight(name, named, coverage)) for name, found in lists.items()]
+        read = each = [Ranked(found, self._weight(name, named, coverage)) for name, found in lists.items()]
         if not named and config.fusion.unnamed_reading == "standard":
             # Nothing named: the reading lists decide, so a flat one must not reorder one whose first hit
             # stands apart; merged by standard score, they are one list, weighing what both did.
@@ -201,7 +201,7 @@ class PackSearch:
             first = [] if starts else fused({})[: config.walk.seed_hits]
             if first:
                 # Nothing named: the best hits stand in, as sure as the lists agree on the first of them.
-                sureness = agreement(read, first[0][0])
+                sureness = agreement(each, first[0][0])  # each list apart, not their merge
                 seeds.update({i: score / first[0][1] for i, score in first})
                 if sureness >= config.linking.min_confidence:
                     starts = {first[0][0]: sureness}
@@ -212,8 +212,8 @@ class PackSearch:
                 if spec.name in SEEDED:
                     walked[spec.name] = self.retrievers[spec.name].retrieve(seeded)
         scores = dict(fused(walked, sureness))
-        for entity, sureness in starts.items():
-            scores[entity] = scores.get(entity, 0.0) + config.fusion.linked_bonus * sureness
+        for entity, confidence in starts.items():
+            scores[entity] = scores.get(entity, 0.0) + config.fusion.linked_bonus * confidence
         matched: dict[str, list[Evidence]] = {c.id: ["linked"] for c in links}
         via: dict[str, list[str]] = {}
         for name, found in {**lists, **walked}.items():
