@@ -64,7 +64,12 @@ class Catalog:
     def result(self) -> CatalogResult:
         rows = self._graph.read("retrieval_catalog_relations", types=self._vocabulary.types(), hidden=self._hidden)
         names = self._vocabulary.names()
-        inverses = {name: relation_of_type(step.type) for name, step in names.items() if not step.forward}
+        # a name two packs declare as inverses of different relations lists the first (by type)
+        inverses = {
+            name: relation_of_type(backward[0].type)
+            for name, steps in names.items()
+            if (backward := [step for step in steps if not step.forward])
+        }
         return CatalogResult(
             packs=self.packs(),
             relations={relation_of_type(row["type"]): row["links"] for row in rows},

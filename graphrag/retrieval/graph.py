@@ -120,26 +120,28 @@ class RelationPath:
         self._graph = graph
         self._hidden = hidden
 
-    def follow(self, start: str, steps: Sequence[Step], limit: int, to: str | None = None) -> GraphResult:
+    def follow(self, start: str, hops: Sequence[Sequence[Step]], limit: int, to: str | None = None) -> GraphResult:
+        """``hops``: each hop's steps, any of which it may take (a name two packs declare differently)."""
         frontier: dict[str, list[list[str]]] = {start: [[start]]}
         edges: dict[tuple[str, str, str], GraphEdge] = {}
         cut = False
-        for step in steps:
-            rows = self._graph.read(
-                "retrieval_step", ids=list(frontier), type=step.type, forward=step.forward, hidden=self._hidden
-            )
+        for hop in hops:
             reached: dict[str, list[list[str]]] = {}
-            for row in rows:
-                paths = reached.setdefault(row["target"], [])
-                for path in frontier[row["source"]]:
-                    if len(paths) >= limit:
-                        cut = True
-                        break
-                    paths.append([*path, step.label, row["target"]])
-                source, target = (row["source"], row["target"]) if step.forward else (row["target"], row["source"])
-                edges[(source, step.type, target)] = GraphEdge(
-                    source=source, relation=relation_of_type(step.type), target=target, weight=row["weight"]
+            for step in hop:
+                rows = self._graph.read(
+                    "retrieval_step", ids=list(frontier), type=step.type, forward=step.forward, hidden=self._hidden
                 )
+                for row in rows:
+                    paths = reached.setdefault(row["target"], [])
+                    for path in frontier[row["source"]]:
+                        if len(paths) >= limit:
+                            cut = True
+                            break
+                        paths.append([*path, step.label, row["target"]])
+                    source, target = (row["source"], row["target"]) if step.forward else (row["target"], row["source"])
+                    edges[(source, step.type, target)] = GraphEdge(
+                        source=source, relation=relation_of_type(step.type), target=target, weight=row["weight"]
+                    )
             frontier = reached
         ends = sorted(e for e in frontier if to is None or e == to)
         every = [path for end in ends for path in frontier[end]]
@@ -147,8 +149,8 @@ class RelationPath:
         paths = every[:limit]
         depth: dict[str, int] = {start: 0}
         for path in paths:
-            for hop, entity in enumerate(path[::2]):
-                depth.setdefault(entity, hop)
+            for distance, entity in enumerate(path[::2]):
+                depth.setdefault(entity, distance)
         found = self._graph.read("retrieval_nodes", ids=sorted({*depth, *ends}), hidden=self._hidden)
         nodes = {row["id"]: row for row in found}
         placeholders = {i for i in ends if i in nodes and nodes[i]["missing"]}
@@ -192,14 +194,14 @@ class PackGraph:
                 raise InvalidArgument("path is empty: give relation names in order, e.g. ['part_of', 'led_by']")
             if len(path) > MAX_DEPTH:
                 raise InvalidArgument(f"path has {len(path)} relations; at most {MAX_DEPTH}")
-            steps = [self._vocabulary.resolve(name) for name in path]
+            steps = [self._vocabulary.resolve(name) for name in path]  # each hop: a name's every meaning
         if relations is not None and not relations:
             raise InvalidArgument("relations is empty: leave it out to follow every relation")
         entity_id = self._existing(entity_id)
         to = self._existing(to) if to is not None else None
         if path is not None:
             return RelationPath(self._graph, self._hidden).follow(entity_id, steps, limit, to)
-        chosen = [self._vocabulary.resolve(name) for name in relations] if relations is not None else None
+        chosen = [s for name in relations for s in self._vocabulary.resolve(name)] if relations is not None else None
         walk = Walk.of(chosen if chosen is not None else [Step(t, True) for t in self._vocabulary.types()], direction)
         result = Neighbourhood(self._graph, self._hidden).around(entity_id, depth, walk, limit)
         if result is None:

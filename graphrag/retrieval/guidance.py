@@ -22,6 +22,7 @@ quotes (``the package described as "…"``) are what it cites, never relation wo
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -72,7 +73,9 @@ class _Mention:
     names: tuple[_Name, ...]
 
 
-def plan(question: str, names: dict[str, Step], anchor: tuple[int, int] | None, max_steps: int) -> list[set[Step]]:
+def plan(
+    question: str, names: Mapping[str, Sequence[Step]], anchor: tuple[int, int] | None, max_steps: int
+) -> list[set[Step]]:
     """The typed steps the question asks for, outwards from the entity at character span ``anchor``
     (None: nothing named), each a set of (type, direction) alternatives; empty when it names no relation."""
     words = [_Word(fold(m.group()), m.start(), m.end()) for m in _WORD.finditer(question)]
@@ -83,7 +86,7 @@ def plan(question: str, names: dict[str, Step], anchor: tuple[int, int] | None, 
         if (anchor is None or w.end <= anchor[0] or w.start >= anchor[1])
         and not any(start <= w.start and w.end <= end for start, end in cited)
     ]
-    vocabulary = [_spelled(name, step) for name, step in names.items()]
+    vocabulary = [_spelled(name, step) for name, steps in names.items() for step in steps]
     mentions = _mentions(words, outside, vocabulary)
     if anchor is not None:
         at = next((i for i, w in enumerate(words) if w.start >= anchor[0]), len(words))

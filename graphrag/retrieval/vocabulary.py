@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 
 from graphrag.errors import InvalidArgument, echo
@@ -38,7 +39,7 @@ class RelationVocabulary:
     def __init__(self, graph: GraphStore, refresh_seconds: float = 2.0) -> None:
         self._graph = graph
         self._refresh_seconds = refresh_seconds
-        self._names: dict[str, Step] = {}
+        self._names: dict[str, tuple[Step, ...]] = {}
         self._types: list[str] = []
         self._loaded_at = -float("inf")
         self._lock = threading.Lock()
@@ -48,39 +49,45 @@ class RelationVocabulary:
         self._refresh()
         return self._types
 
-    def names(self) -> dict[str, Step]:
-        """Every relation name (types and declared inverses) with the step it walks."""
+    def names(self) -> dict[str, tuple[Step, ...]]:
+        """Every relation name (types and declared inverses) with the steps it walks: one pack's inverse may
+        be another's type or inverse (``follows``, ``required_by``), and a name keeps each meaning."""
         self._refresh()
         return self._names
 
-    def resolve(self, name: str) -> Step:
-        """``part_of``, ``^part_of``, ``has_part`` (a declared inverse), ``partOf`` or ``PART_OF`` -> a step."""
+    def resolve(self, name: str) -> tuple[Step, ...]:
+        """``part_of``, ``^part_of``, ``has_part`` (a declared inverse), ``partOf`` or ``PART_OF`` -> its steps."""
         self._refresh()
         backwards = name.startswith("^")
-        step = self._names.get(normalise_relation(name.removeprefix("^")) or "")
-        if step is None:
+        steps = self._names.get(normalise_relation(name.removeprefix("^")) or "")
+        if steps is None:
             known = hint(name.removeprefix("^"), self._names, "relations", "pack_catalog")
             raise InvalidArgument(f"unknown relation {echo(name)!r}; {known}")
-        return Step(step.type, step.forward != backwards)
+        return tuple(Step(step.type, step.forward != backwards) for step in steps)
 
     def _refresh(self) -> None:
         if time.monotonic() - self._loaded_at < self._refresh_seconds:
             return
         with self._lock:
             row = self._graph.read("retrieval_vocabulary")[0]
-            names = {relation_of_type(t): Step(t, True) for t in row["types"]}
+            meanings: dict[str, set[Step]] = defaultdict(set)
+            for type_ in row["types"]:
+                meanings[relation_of_type(type_)].add(Step(type_, True))
             for vocabulary in row["vocabularies"]:
-                names.update(_declared(json.loads(vocabulary)))
-            self._types = sorted({step.type for step in names.values()})
-            self._names = names
+                for name, step in _declared(json.loads(vocabulary)):
+                    meanings[name].add(step)
+            self._types = sorted({step.type for steps in meanings.values() for step in steps})
+            self._names = {
+                name: tuple(sorted(steps, key=lambda s: (s.type, not s.forward))) for name, steps in meanings.items()
+            }
             self._loaded_at = time.monotonic()
 
 
-def _declared(vocabulary: dict[str, str | None]) -> dict[str, Step]:
+def _declared(vocabulary: dict[str, str | None]) -> list[tuple[str, Step]]:
     """A pack's declared relations (already normalised by the ingester) and their inverse names."""
-    steps: dict[str, Step] = {}
+    steps: list[tuple[str, Step]] = []
     for name, inverse in vocabulary.items():
-        steps[name] = Step(name.upper(), True)
+        steps.append((name, Step(name.upper(), True)))
         if inverse and inverse != name:
-            steps[inverse] = Step(name.upper(), False)
+            steps.append((inverse, Step(name.upper(), False)))
     return steps

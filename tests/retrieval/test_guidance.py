@@ -11,35 +11,35 @@ pytestmark = pytest.mark.fast
 
 # The example pack's vocabulary: relations with declared inverses.
 MISSIONS = {
-    "launched_by": Step("LAUNCHED_BY", True),
-    "launched": Step("LAUNCHED_BY", False),
-    "built_by": Step("BUILT_BY", True),
-    "built": Step("BUILT_BY", False),
-    "led_by": Step("LED_BY", True),
-    "leads": Step("LED_BY", False),
-    "part_of": Step("PART_OF", True),
-    "has_part": Step("PART_OF", False),
-    "crewed_by": Step("CREWED_BY", True),
-    "flew": Step("CREWED_BY", False),
+    "launched_by": (Step("LAUNCHED_BY", True),),
+    "launched": (Step("LAUNCHED_BY", False),),
+    "built_by": (Step("BUILT_BY", True),),
+    "built": (Step("BUILT_BY", False),),
+    "led_by": (Step("LED_BY", True),),
+    "leads": (Step("LED_BY", False),),
+    "part_of": (Step("PART_OF", True),),
+    "has_part": (Step("PART_OF", False),),
+    "crewed_by": (Step("CREWED_BY", True),),
+    "flew": (Step("CREWED_BY", False),),
 }
 # Package metadata: relation names with no inverse declared.
 PACKAGES = {
-    "depends": Step("DEPENDS", True),
-    "recommends": Step("RECOMMENDS", True),
-    "conflicts": Step("CONFLICTS", True),
-    "build_depends_on": Step("BUILD_DEPENDS_ON", True),
+    "depends": (Step("DEPENDS", True),),
+    "recommends": (Step("RECOMMENDS", True),),
+    "conflicts": (Step("CONFLICTS", True),),
+    "build_depends_on": (Step("BUILD_DEPENDS_ON", True),),
 }
 PEPS = {
-    "requires": Step("REQUIRES", True),
-    "required_by": Step("REQUIRES", False),
-    "superseded_by": Step("SUPERSEDED_BY", True),
-    "supersedes": Step("SUPERSEDED_BY", False),
-    "replaces": Step("REPLACES", True),
-    "replaced_by": Step("REPLACES", False),
+    "requires": (Step("REQUIRES", True),),
+    "required_by": (Step("REQUIRES", False),),
+    "superseded_by": (Step("SUPERSEDED_BY", True),),
+    "supersedes": (Step("SUPERSEDED_BY", False),),
+    "replaces": (Step("REPLACES", True),),
+    "replaced_by": (Step("REPLACES", False),),
 }
 
 
-def steps(question: str, names: dict[str, Step], named: str | None) -> list[list[tuple[str, bool]]]:
+def steps(question: str, names: dict[str, tuple[Step, ...]], named: str | None) -> list[list[tuple[str, bool]]]:
     anchor = None
     if named is not None:
         start = question.index(named)
@@ -93,7 +93,7 @@ def steps(question: str, names: dict[str, Step], named: str | None) -> list[list
         ),
         (
             "Which package is Apollo 11 an extension of?",
-            {"extends": Step("EXTENDS", True)},
+            {"extends": (Step("EXTENDS", True),)},
             "Apollo 11",
             [[("EXTENDS", True)]],
         ),
@@ -116,7 +116,7 @@ def steps(question: str, names: dict[str, Step], named: str | None) -> list[list
         ),
     ],
 )
-def test_named_start(question: str, names: dict[str, Step], named: str, expected: list[list[tuple[str, bool]]]) -> None:
+def test_named_start(question: str, names: dict[str, tuple[Step, ...]], named: str, expected: list[list[tuple[str, bool]]]) -> None:
     assert steps(question, names, named) == expected
 
 
@@ -135,14 +135,14 @@ def test_described_start_stands_where_the_content_words_are(
 
 def test_a_relation_word_between_an_article_and_the_entity_says_what_it_is() -> None:
     """``the formalization 'X'`` names X's kind; it is no step, though ``formalizes`` is a relation."""
-    names = {"formalizes": Step("FORMALIZES", True), "fails_with": Step("FAILS_WITH", True)}
+    names = {"formalizes": (Step("FORMALIZES", True),), "fails_with": (Step("FAILS_WITH", True),)}
     question = "Which failure mode does the formalization 'Playbooks' fail with?"
     assert steps(question, names, "'Playbooks'") == [[("FAILS_WITH", False), ("FAILS_WITH", True)]]
 
 
 def test_a_relation_met_again_after_a_demonstrative_refers_back() -> None:
-    names = {"fails_with": Step("FAILS_WITH", True), "failure_mode": Step("FAILURE_MODE", True)}
-    names["applies_to"] = Step("APPLIES_TO", True)
+    names = {"fails_with": (Step("FAILS_WITH", True),), "failure_mode": (Step("FAILURE_MODE", True),)}
+    names["applies_to"] = (Step("APPLIES_TO", True),)
     question = "Playbooks fails with which failure mode, and which methods does that failure mode apply to?"
     assert steps(question, names, "Playbooks") == [
         [("FAILS_WITH", False), ("FAILS_WITH", True)],

@@ -38,7 +38,7 @@ def test_without_a_vocabulary_there_is_no_step() -> None:
 
 @pytest.mark.parametrize("relation", ["depends", "recommends"])
 def test_asking_from_either_side_takes_the_same_relation_opposite_ways(relation: str) -> None:
-    rel_type = PACKAGES[relation].type
+    rel_type = PACKAGES[relation][0].type
     verb = relation.removesuffix("s")
     subject = f"What does libfoo {verb}?"
     obj = f"What {relation} libfoo?"

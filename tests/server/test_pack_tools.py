@@ -9,7 +9,10 @@ from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
 from graphrag.retrieval.models import EntityPage, GraphResult
+from graphrag.retrieval.vocabulary import RelationVocabulary, Step
 from graphrag.server.answers import SearchAnswer
+from tests.conftest import EXAMPLES
+from tests.server.conftest import write_entity
 
 
 async def call(client: Client[Any], tool: str, **arguments: Any) -> dict[str, Any]:
@@ -192,3 +195,27 @@ async def test_get_returns_the_whole_entity(example: Client[Any]) -> None:
     assert {link.id for link in page.incoming} == {"SM.MISSION.APOLLO8"}
     metadata = await call(example, "pack_get", id="SM.MISSION.APOLLO11", format="metadata")
     assert metadata["content"] == "" and metadata["complete"] is True and metadata["revision"] == page.revision
+
+
+async def test_a_name_two_packs_declare_differently_keeps_both_meanings(
+    run_ingest, client_for, graph, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    # space-missions declares `required_by` as the inverse of depends_on; this pack as that of requires
+    pack = tmp_path / "standards"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: standards\nrelations:\n  requires: {inverse: required_by}\n", encoding="utf-8")
+    write_entity(pack, "STD.BASE", summary="The base standard.")
+    write_entity(pack, "STD.EXT", summary="An extension.", related="{requires: [STD.BASE]}")
+    run_ingest(EXAMPLES / "space-missions", pack)
+    async with client_for() as client:
+        ours = await call(client, "pack_graph", id="STD.BASE", path=["required_by"])
+        theirs = await call(client, "pack_graph", id="SM.TECH.SOFTLANDING", path=["required_by"])
+        asked = await call(client, "pack_search", query="Which standards is STD.BASE required by?", packs=["standards"])
+
+    assert ours["reached"] == ["STD.EXT"] and ours["paths"] == [["STD.BASE", "^requires", "STD.EXT"]]
+    assert {"SM.CRAFT.EAGLE", "SM.MISSION.LUNA9"} <= set(theirs["reached"])  # the missions' meaning walks too
+    assert [h["id"] for h in asked["results"]][:2] == ["STD.BASE", "STD.EXT"]
+    assert asked["results"][1]["via"] == ["STD.BASE", "^requires", "STD.EXT"]
+    # a relationship type is one across packs, so any pack's name for it serves all (required_by for
+    # depends_on): a search reads every pack's names, each with all its meanings
+    assert RelationVocabulary(graph).names()["required_by"] == (Step("DEPENDS_ON", False), Step("REQUIRES", False))
