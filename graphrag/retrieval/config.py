@@ -47,6 +47,12 @@ class TextConfig(_Frozen):
     phrase_boost: float = Field(
         default=2.0, ge=0, description="A pair found near each other weighs this times one word (0: words alone)."
     )
+    quote_slop: int = Field(
+        default=3, ge=0, le=50, description="Words a quoted passage may gain or lose and still be found as written."
+    )
+    quote_boost: float = Field(
+        default=8.0, ge=0, description="A passage the question quotes, found as written, weighs this (0: off)."
+    )
 
 
 class LinkingConfig(_Frozen):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from graphrag.names import Script, query_words, script_of, word_sequence
+from graphrag.names import WORD, Script, fold, query_words, quoted_passages, script_of, word_sequence
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.config import TextConfig
 from graphrag.retrieval.fusion import Ranked, reciprocal_rank
@@ -52,6 +52,13 @@ class TextQuery:
             sequence = [w[:MAX_TERM_CHARS] for w in word_sequence(text)[:MAX_TERMS]]
             pairs = dict.fromkeys(f"{a} {b}" for a, b in pairwise(sequence) if a != b)
             clauses += [f'"{pair}"~{phrases.phrase_slop}^{phrases.phrase_boost:g}' for pair in pairs]
+        if phrases is not None and phrases.quote_boost > 0:
+            # a passage the question quotes is text it cites: found as written, it is what was asked for
+            for start, end in quoted_passages(text):
+                # every word, stop words too: the analyzer leaves their places, as it did in the text indexed
+                passage = " ".join(w[:MAX_TERM_CHARS] for w in WORD.findall(fold(text[start:end]))[:MAX_TERMS])
+                if " " in passage:
+                    clauses.append(f'"{passage}"~{phrases.quote_slop}^{phrases.quote_boost:g}')
         return cls(" OR ".join(clauses), suffixes)
 
     def indexes(self, family: str) -> list[str]:

@@ -116,7 +116,9 @@ def steps(question: str, names: dict[str, tuple[Step, ...]], named: str | None) 
         ),
     ],
 )
-def test_named_start(question: str, names: dict[str, tuple[Step, ...]], named: str, expected: list[list[tuple[str, bool]]]) -> None:
+def test_named_start(
+    question: str, names: dict[str, tuple[Step, ...]], named: str, expected: list[list[tuple[str, bool]]]
+) -> None:
     assert steps(question, names, named) == expected
 
 

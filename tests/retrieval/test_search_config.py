@@ -44,3 +44,13 @@ def test_neighbouring_words_become_sloppy_phrases_as_configured() -> None:
     assert query.lucene == '"parses" OR "fast" OR "json" OR "parses fast"~3^2.5 OR "fast json"~3^2.5'
     words_alone = TextQuery.of("parses fast JSON", TextConfig(phrase_boost=0))
     assert words_alone is not None and words_alone.lucene == '"parses" OR "fast" OR "json"'
+
+
+def test_a_quoted_passage_is_one_more_phrase_with_its_stop_words_in_place() -> None:
+    query = TextQuery.of(
+        'Which PEP says "the cache is flushed"?', TextConfig(phrase_boost=0, quote_slop=2, quote_boost=3)
+    )
+    assert query is not None
+    assert query.lucene.endswith(' OR "the cache is flushed"~2^3')
+    off = TextQuery.of('Which PEP says "the cache is flushed"?', TextConfig(phrase_boost=0, quote_boost=0))
+    assert off is not None and "~" not in off.lucene

@@ -205,6 +205,22 @@ async def test_a_name_inside_a_quoted_description_is_left_to_full_text(run_inges
     assert named.results[0].matched[0] == "linked"
 
 
+async def test_a_quoted_passage_found_as_written_ranks_first(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A question quoting a passage cites it: the entity holding it as written outranks shorter ones that
+    hold the same words, each pair of them near each other, in another order."""
+    pack = tmp_path / "changes"
+    pack.mkdir()
+    filler = " ".join(f"Line {n} of a changelog about unrelated matters." for n in range(4))
+    write_entity(pack, "holder", f"{filler} The cache is flushed before the index is rebuilt. {filler}", summary="Log.")
+    for n in range(3):
+        write_entity(pack, f"reordered{n}", "Rebuilt index: before it, the flushed cache.", summary=f"Change {n}.")
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, 'Which entry says "the cache is flushed before the index is rebuilt"?', mode="text")
+
+    assert found.results[0].id == "holder"
+
+
 async def test_a_quoted_title_ending_in_a_bracket_is_a_reference(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Names match by words, so «Principle: Error as signal (feedback)» quotes the whole title, closing
     bracket and all: the question is about it, and the walk starts there."""
