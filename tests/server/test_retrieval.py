@@ -216,7 +216,9 @@ async def test_a_quoted_passage_found_as_written_ranks_first(run_ingest, client_
         write_entity(pack, f"reordered{n}", "Rebuilt index: before it, the flushed cache.", summary=f"Change {n}.")
     run_ingest(pack)
     async with client_for() as client:
-        found = await search(client, 'Which entry says "the cache is flushed before the index is rebuilt"?', mode="text")
+        found = await search(
+            client, 'Which entry says "the cache is flushed before the index is rebuilt"?', mode="text"
+        )
 
     assert found.results[0].id == "holder"
 
