@@ -2,14 +2,17 @@
 
     python -m bench.vector_recall --points 10000 --queries 1000
     python -m bench.vector_recall --stored /tmp/k10/home --queries 1000
+    python -m bench.vector_recall --points 1000000 --bank DIR/bank.npy --queries 1000
 
-Two sources of vectors. ``--stored HOME``: the shard a run of ``bench.mcp_tools --keep DIR`` left in
+Three sources of vectors. ``--stored HOME``: the shard a run of ``bench.mcp_tools --keep DIR`` left in
 ``DIR/home`` (the synthetic pack's summaries, embedded by the real model), asked with ``--queries`` texts of
-the pack's words embedded by the same model. Without it: ``--points`` random Gaussian vectors of the
+the pack's words embedded by the same model. ``--bank FILE``: ``--points`` stored vectors derived from a bank
+of real embeddings (bench/stored_vectors.py, the million-entity bench's stand-in for the model), asked with
+texts embedded by the model, in a temporary shard as below. Without either: ``--points`` random Gaussian vectors of the
 embedder's 512 dimensions, written with the service's payload (``pack``, ``kind``) into a temporary shard as
 ingest writes them (batches, then the optimizer), asked with random vectors: a far harder case for HNSW
 than embeddings, which cluster, and no embedding step. Each query asks ``VectorStore.search`` for 10,
-without a filter and with a pack filter (a third of the random points); each top 10 is compared with an
+without a filter and with a pack filter (a third of the written points); each top 10 is compared with an
 exact cosine scan in numpy: recall@10 is the share of the exact ten that the engine found. Prints the
 build time, the recall and the engine's latency; ours are shared machines, so figures are noisy.
 
@@ -35,6 +38,7 @@ import numpy.typing as npt
 
 from bench.http_load import memory_mb
 from graphrag.config import Settings
+from graphrag.stores import edge
 from graphrag.stores.vectors import VectorStore
 
 DIMENSION = 512
@@ -103,7 +107,7 @@ def stored(home: Path, count: int, seed: int) -> None:
         measure("pack filter", store, str(made_with), unit(matrix), queries, ids, packs[0], packs)
 
 
-def written(label: str, embedder: str, matrix: Matrix, queries: Matrix) -> None:
+def written(label: str, embedder: str, matrix: Matrix, queries: Matrix, search_efs: list[int]) -> None:
     """``matrix`` written with the service's payload (a third of the points in each of three packs) into a
     temporary shard as ingest writes it (batches, then the optimizer), then measured."""
     points = len(matrix)
@@ -123,18 +127,21 @@ def written(label: str, embedder: str, matrix: Matrix, queries: Matrix) -> None:
         built = time.perf_counter() - started
         resident = memory_mb(os.getpid())
         print(f"{points} {label}: written in {done:.1f}s, indexed by {built:.1f}s; resident {resident:.0f} MB")
-        measure("no filter", store, embedder, matrix, queries, ids, None, packs)
-        measure("pack filter", store, embedder, matrix, queries, ids, "p1", packs)
+        for ef in search_efs:
+            edge.SEARCH_EF = ef  # the owner's engine is in this process: each pass searches with this ef
+            print(f"search ef {ef}:")
+            measure("no filter", store, embedder, matrix, queries, ids, None, packs)
+            measure("pack filter", store, embedder, matrix, queries, ids, "p1", packs)
 
 
-def generated(points: int, count: int, seed: int) -> None:
+def generated(points: int, count: int, seed: int, search_efs: list[int]) -> None:
     rng = np.random.default_rng(seed)
     matrix = unit(rng.standard_normal((points, DIMENSION)).astype(np.float32))
     queries = unit(rng.standard_normal((count, DIMENSION)).astype(np.float32))
-    written(f"random {DIMENSION}-d vectors", RANDOM_EMBEDDER, matrix, queries)
+    written(f"random {DIMENSION}-d vectors", RANDOM_EMBEDDER, matrix, queries, search_efs)
 
 
-def derived(points: int, bank_file: Path, count: int, seed: int) -> None:
+def derived(points: int, bank_file: Path, count: int, seed: int, search_efs: list[int]) -> None:
     """Stored vectors (bench/stored_vectors.py) of ``points`` distinct texts, asked with model embeddings."""
     from bench.stored_vectors import stored_vectors
 
@@ -143,7 +150,7 @@ def derived(points: int, bank_file: Path, count: int, seed: int) -> None:
     matrix = np.vstack([embedder.derive([f"entity {i}" for i in range(s, min(s + BATCH, points))])
                         for s in range(0, points, BATCH)])  # fmt: skip
     print(f"{points} stored vectors derived in {time.perf_counter() - started:.1f}s ({embedder.id})")
-    written("stored vectors", embedder.id, matrix, model_queries(count, seed))
+    written("stored vectors", embedder.id, matrix, model_queries(count, seed), search_efs)
 
 
 def main() -> None:
@@ -153,13 +160,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--stored", type=Path, help="A kept bench home (DIR/home of bench.mcp_tools --keep DIR).")
     parser.add_argument("--bank", type=Path, help="Derive --points stored vectors from this bank (made if missing).")
+    parser.add_argument("--ef", default=str(edge.SEARCH_EF), help="Search ef values to compare, e.g. 256,512,1024.")
     args = parser.parse_args()
+    search_efs = [int(ef) for ef in args.ef.split(",")]
     if args.stored:
         stored(args.stored, args.queries, args.seed)
     elif args.bank:
-        derived(args.points, args.bank, args.queries, args.seed)
+        derived(args.points, args.bank, args.queries, args.seed, search_efs)
     else:
-        generated(args.points, args.queries, args.seed)
+        generated(args.points, args.queries, args.seed, search_efs)
     print("machine: 2 cores, 24 GiB, shared with other engineers' work while measured")
 
 
