@@ -16,6 +16,7 @@ DEFAULT_EMBEDDER = "use-multilingual-v3"
 MIN_BUDGET_BYTES = 2_000  # the smallest response budget; every error message fits it
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
 ObservationMode = Literal["off", "hash-only", "text"]
+MEMORY_SIZE = r"^[1-9][0-9]*[mMgG]$"  # a JVM-style size: 512m, 4g
 MAX_TEXT_DAYS = 90  # query text never outlives its observation (90 x 24 hours)
 
 
@@ -28,6 +29,16 @@ class Settings(BaseSettings):
     neo4j_password: SecretStr = SecretStr("graphrag-local")
     neo4j_database: str = "neo4j"
     neo4j_http_port: int = Field(default=7474, description="HTTP and Neo4j Browser port of the local server.")
+    neo4j_heap_size: str = Field(
+        default="1g",
+        pattern=MEMORY_SIZE,
+        description="The local server's JVM heap (`graphrag neo4j start`), e.g. 1g, 4g, 1536m.",
+    )
+    neo4j_pagecache_size: str = Field(
+        default="512m",
+        pattern=MEMORY_SIZE,
+        description="The local server's page cache: the store files it keeps in memory.",
+    )
     qdrant_url: str | None = Field(default=None, description="Unset: embedded Qdrant under GRAPHRAG_HOME.")
     qdrant_api_key: SecretStr | None = None
     graphrag_embedder: str = DEFAULT_EMBEDDER

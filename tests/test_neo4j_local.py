@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 from neo4j import GraphDatabase
 
+from graphrag.cli import main
 from graphrag.cli.neo4j import neo4j
 from graphrag.config import Settings
 from graphrag.errors import StoreUnavailable
@@ -214,4 +215,31 @@ def test_maven_downloads_are_counted_as_they_come(tmp_path: Path) -> None:
     assert [line.rsplit(" (", 1)[0] for line in told] == [
         "downloaded neo4j-kernel-5.26.0.jar (1 so far, 12 MB)",
         "downloaded neo4j-io-5.26.0.jar (2 so far, 13 MB)",
+    ]
+
+
+def mebibytes(size: str) -> float:
+    """``512m``, ``1g`` (a setting) or ``512.00MiB``, ``1.00GiB`` (as Neo4j shows it) in MiB."""
+    number, unit = float(size.rstrip("mgMGiB")), size.rstrip("iB")[-1].lower()
+    return number * (1024 if unit == "g" else 1)
+
+
+def test_the_server_runs_with_the_configured_heap_and_page_cache(driver) -> None:  # type: ignore[no-untyped-def]
+    settings = Settings()
+    records, _, _ = driver.execute_query(
+        "SHOW SETTINGS YIELD name, value WHERE name = 'server.memory.pagecache.size' RETURN value"
+    )
+    assert mebibytes(records[0]["value"]) == mebibytes(settings.neo4j_pagecache_size)
+    records, _, _ = driver.execute_query(
+        "CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes "
+        "RETURN attributes.HeapMemoryUsage.value.properties.max AS max"
+    )
+    assert records[0]["max"] / 2**20 == mebibytes(settings.neo4j_heap_size)
+
+
+def test_a_bad_memory_size_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NEO4J_HEAP_SIZE", "4 GB")
+    result = CliRunner().invoke(main, ["neo4j", "start"])
+    assert result.exit_code == 2 and result.stderr.strip().splitlines() == [
+        "error: setting NEO4J_HEAP_SIZE: String should match pattern '^[1-9][0-9]*[mMgG]$'"
     ]

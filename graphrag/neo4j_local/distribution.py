@@ -23,7 +23,6 @@ POM = Path(__file__).parent / "pom.xml"
 STAMP = ".graphrag-pom.sha256"
 MIN_JAVA = 17
 MAVEN_TIMEOUT_S = 900
-PAGECACHE = "512m"
 # What the first start is doing, as it goes: (line, transient); a transient line is replaced by the next one.
 Progress = Callable[[str, bool], None]
 # Maven's batch-mode lines for a file fetched from a repository and a jar copied into lib/.
@@ -255,9 +254,9 @@ def _first_error(layout: Layout) -> str:
     return "no [ERROR] line"
 
 
-def write_config(layout: Layout, bolt_port: int, http_port: int, extra: list[str]) -> None:
-    """Regenerate conf/neo4j.conf: loopback only, fixed ports, modest memory, no telemetry, and the ``extra``
-    lines (Browser's guide and style)."""
+def write_config(layout: Layout, bolt_port: int, http_port: int, pagecache: str, extra: list[str]) -> None:
+    """Regenerate conf/neo4j.conf: loopback only, fixed ports, the page cache asked for (``NEO4J_PAGECACHE_SIZE``),
+    no telemetry, and the ``extra`` lines (Browser's guide and style)."""
     layout.make_dirs()
     lines = [
         "# Written by `graphrag neo4j start` on every start: edits here are overwritten.",
@@ -273,7 +272,7 @@ def write_config(layout: Layout, bolt_port: int, http_port: int, extra: list[str
         f"server.directories.data={layout.data}",
         f"server.directories.logs={layout.logs}",
         f"server.directories.plugins={layout.plugins}",
-        f"server.memory.pagecache.size={PAGECACHE}",
+        f"server.memory.pagecache.size={pagecache}",
         "dbms.usage_report.enabled=false",
         "db.transaction.timeout=120s",
         *extra,

@@ -27,9 +27,10 @@ ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 START_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 60.0
 # A bare JVM launch ignores server.memory.heap.* and server.jvm.additional: these are
-# Neo4j's own defaults from its shipped neo4j.conf, with a heap sized for a shared 2-core box.
+# Neo4j's own defaults from its shipped neo4j.conf; the heap is NEO4J_HEAP_SIZE (1g by default: a shared
+# 2-core box), given as -Xmx beside these.
 JVM_FLAGS = [
-    "-Xms512m", "-Xmx1g", "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
     "-XX:+ExitOnOutOfMemoryError", "-XX:+DisableExplicitGC",
     "-XX:+UnlockExperimentalVMOptions", "-XX:+TrustFinalNonStaticFields",
     "-Djdk.nio.maxCachedBufferSize=1024", "-Dio.netty.tryReflectionSetAccessible=true",
@@ -170,20 +171,24 @@ def start(settings: Settings, timeout: float = START_TIMEOUT_S, progress: dist.P
         downloaded = dist.ensure_jars(layout, progress)
         browser.ensure_bundle(layout)
         dist.write_config(
-            layout, port, settings.neo4j_http_port, browser.config_lines(layout, settings.neo4j_http_port)
+            layout,
+            port,
+            settings.neo4j_http_port,
+            settings.neo4j_pagecache_size,
+            browser.config_lines(layout, settings.neo4j_http_port),
         )
         if not dist.initialised(layout):
             dist.set_initial_password(layout, java, settings.neo4j_password.get_secret_value())
-        proc, log_offset = _launch(layout, java)
+        proc, log_offset = _launch(layout, java, settings.neo4j_heap_size)
         _wait_until_ready(settings, layout, proc.pid, proc, began + timeout, log_offset)
         return Outcome("started", proc.pid, _since(began), status(settings), downloaded=downloaded)
 
 
-def _launch(layout: dist.Layout, java: Path) -> tuple[subprocess.Popen[bytes], int]:
+def _launch(layout: dist.Layout, java: Path, heap: str) -> tuple[subprocess.Popen[bytes], int]:
     """Spawn the JVM in its own session (immune to the terminal's Ctrl-C and hang-up)."""
     classpath = f"{layout.plugins}/*:{layout.conf}/*:{layout.lib}/*"
     command = [
-        str(java), *JVM_FLAGS, "-cp", classpath, ENTRY_POINT,
+        str(java), f"-Xms{_initial_heap(heap)}", f"-Xmx{heap}", *JVM_FLAGS, "-cp", classpath, ENTRY_POINT,
         f"--home-dir={layout.home}", f"--config-dir={layout.conf}", "--console-mode",
     ]  # fmt: skip
     env = {**os.environ, "NEO4J_HOME": str(layout.home), "NEO4J_CONF": str(layout.conf)}
@@ -197,6 +202,12 @@ def _launch(layout: dist.Layout, java: Path) -> tuple[subprocess.Popen[bytes], i
         )  # fmt: skip
     layout.pid_file.write_text(f"{proc.pid}\n")
     return proc, offset
+
+
+def _initial_heap(heap: str) -> str:
+    """Half the heap, as Neo4j's defaults had it (512m of 1g), so a large heap is not all taken at start."""
+    megabytes = int(heap[:-1]) * (1024 if heap[-1] in "gG" else 1)
+    return f"{max(1, megabytes // 2)}m"
 
 
 def _wait_until_ready(

@@ -10,6 +10,8 @@ one untyped hop (``the rocket that launched Gagarin``: Gagarin flew a mission, t
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.config import WalkConfig
 from graphrag.retrieval.snapshot import GraphSnapshot
@@ -68,7 +70,7 @@ def _step(
     adjacency: Adjacency,
     frontier: Moves,
     allowed: set[tuple[int, bool]] | None,
-    blocked: set[int],
+    blocked: Container[int],
     parents: dict[int, Parent],
     seeds: Moves,
 ) -> Moves:

@@ -12,6 +12,7 @@ it is computed from the graph and the question, never from per-pack lists.
 from __future__ import annotations
 
 import math
+from collections.abc import Container
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,11 +128,20 @@ def returnable(copy: GraphCopy, query: Query, row: int) -> bool:
     )
 
 
-def hidden_rows(copy: GraphCopy, query: Query) -> set[int]:
-    """Rows of packs the caller may not see: never entered."""
-    if not query.hidden:
-        return set()
-    return {row for row, pack in enumerate(copy.entities.packs) if pack in query.hidden}
+@dataclass(frozen=True)
+class HiddenRows:
+    """Rows of packs the caller may not see: never entered. Asked row by row as a walk meets them; listing
+    them would cost a pass over every entity per call (a million at the scale the service is built for)."""
+
+    packs: list[str]
+    hidden: frozenset[str]
+
+    def __contains__(self, row: object) -> bool:
+        return bool(self.hidden) and isinstance(row, int) and self.packs[row] in self.hidden
+
+
+def hidden_rows(copy: GraphCopy, query: Query) -> HiddenRows:
+    return HiddenRows(copy.entities.packs, query.hidden)
 
 
 def step_weight(
@@ -142,7 +152,11 @@ def step_weight(
 
 
 def _neighbourhood(
-    adjacency: Adjacency, seeds: dict[int, float], guided: set[tuple[int, bool]], blocked: set[int], config: WalkConfig
+    adjacency: Adjacency,
+    seeds: dict[int, float],
+    guided: set[tuple[int, bool]],
+    blocked: Container[int],
+    config: WalkConfig,
 ) -> tuple[list[int], dict[int, Parent]]:
     """Rows within ``hops`` of a seed, seeds first, and for each the hop that reached it by its most
     weighty relation (the ``via`` of a graph hit); ``blocked`` rows are never entered."""
@@ -169,27 +183,28 @@ def _personalised_pagerank(
     adjacency: Adjacency, nodes: list[int], seeds: dict[int, float], guided: set[tuple[int, bool]], config: WalkConfig
 ) -> Floats:
     """Visit probabilities of a walk that follows weighted links among ``nodes`` and restarts at a seed.
-    The links among them are gathered as arrays: a neighbourhood of a hub holds thousands of rows."""
+    The links among them are gathered as arrays: a neighbourhood of a hub holds thousands of rows. Nothing here
+    is as long as the graph: a million entities cost what a thousand do."""
     rows = np.array(nodes, dtype=np.int64)
-    position = np.full(len(adjacency.offsets) - 1, -1, dtype=np.int64)
-    position[rows] = np.arange(len(rows))
     starts = adjacency.offsets[rows]
     lengths = adjacency.offsets[rows + 1] - starts
     edges = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(int(lengths.sum()))
     src = np.repeat(np.arange(len(rows)), lengths)
-    dst = position[adjacency.neighbours[edges]]
+    dst = _positions(rows, adjacency.neighbours[edges])
     inside = dst >= 0
     src, dst, edges = src[inside], dst[inside], edges[inside]
     types, forward = adjacency.types[edges], adjacency.forward[edges]
     boost = np.ones((len(adjacency.type_names), 2))
     for rel_type, walked_forward in guided:
         boost[rel_type, int(walked_forward)] = config.guided_boost
-    damping = np.diff(adjacency.offsets)[adjacency.neighbours[edges]].astype(np.float64) ** -config.degree_damping
+    reached = adjacency.neighbours[edges]
+    degrees = adjacency.offsets[reached + 1] - adjacency.offsets[reached]
+    damping = degrees.astype(np.float64) ** -config.degree_damping
     edge_weight = adjacency.type_weights[types] * boost[types, forward.astype(np.int64)] * damping
     count = len(nodes)
     restart = np.zeros(count)
-    for row, weight in seeds.items():
-        restart[position[row]] = weight
+    for at, weight in zip(_positions(rows, np.fromiter(seeds, np.int64)).tolist(), seeds.values(), strict=True):
+        restart[at] = weight
     restart /= restart.sum()
     if not len(src):
         return restart
@@ -201,6 +216,15 @@ def _personalised_pagerank(
         stranded = visits[out_weight == 0].sum()  # a dead end restarts the walk
         visits = config.restart * restart + (1 - config.restart) * (moved + stranded * restart)
     return visits
+
+
+def _positions(rows: npt.NDArray[np.int64], wanted: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Where each of ``wanted`` stands in ``rows`` (-1: not there), by sorting ``rows`` rather than by an array
+    over the whole graph."""
+    order = np.argsort(rows, kind="stable")
+    ordered = rows[order]
+    at = np.searchsorted(ordered, wanted).clip(max=len(rows) - 1)
+    return np.where(ordered[at] == wanted, order[at], -1)
 
 
 def path_to(copy: GraphCopy, parents: dict[int, Parent], row: int) -> list[str]:
