@@ -144,6 +144,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=250, help="Calls per client.")
     parser.add_argument("--entities", type=int, default=10_000)
     parser.add_argument("--keep", type=Path, help="Folder that keeps the pack and its Qdrant between runs.")
+    parser.add_argument("--port", type=int, help="The server's loopback port (default: a free one).")
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         work = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="graphrag-bench-load-")))
@@ -153,15 +154,14 @@ def main() -> None:
                 embedder = load_embedder(settings.graphrag_embedder)
                 ingested(work, args.entities, 3, settings, graph, embedder, keep=args.keep is not None)
                 del embedder  # only the server's own memory is measured, in its own process
-                serve(settings, args.clients, args.calls, args.entities)
+                serve(settings, args.clients, args.calls, args.entities, args.port or free_port())
             finally:
                 if not args.keep:
                     graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
 
 
-def serve(settings: Settings, clients: int, calls: int, entities: int) -> None:
-    """Start ``graphrag serve --transport http`` over the store, load it, and report."""
-    port = free_port()
+def serve(settings: Settings, clients: int, calls: int, entities: int, port: int) -> None:
+    """Start ``graphrag serve --transport http`` on ``port`` over the store, load it, and report."""
     env = {**os.environ, "GRAPHRAG_HOME": str(settings.graphrag_home)}
     command = [sys.executable, "-m", "graphrag.cli", "serve", "--transport", "http", "--port", str(port)]
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}

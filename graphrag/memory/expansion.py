@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, runtime_checkable
 
 from graphrag.embedding import Embedder
@@ -24,6 +25,9 @@ ENTITY_LIMIT = 5
 NEAREST_K = 50
 NEAREST_MIN_COSINE = 0.4  # the archivist's relates_to threshold: "about the same thing"
 MAX_EXTRA_WORDS = 16
+# The query's embedding and its nearest fact keys are looked up beside the entity terms: the model computes while
+# Neo4j answers. Their terms are joined in one order (entity terms first) whichever ends first.
+_BESIDE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memory-expansion")
 
 log = logging.getLogger(__name__)
 
@@ -55,22 +59,9 @@ def expansion_words(
     expander: QueryExpander | None = None,
 ) -> list[str]:
     """New query words (none of ``words``), project terms first, at most ``MAX_EXTRA_WORDS``."""
-    terms: list[str] = []
-    text = TextQuery.of(" ".join(words))
-    if text is not None:
-        for index in text.indexes("entity_text"):
-            for row in graph.read("memory_entity_terms", index=index, lucene=text.lucene, limit=ENTITY_LIMIT):
-                terms.extend([row["title"], *row["aliases"]])
-    vector = embedder.embed([query])[0]
-    nearest = graph.read(
-        "memory_nearest_facts",
-        project=project,
-        workspace=workspace,
-        vector=vector.tolist(),
-        k=NEAREST_K,
-        min_score=(1 + NEAREST_MIN_COSINE) / 2,  # Neo4j reports cosine as (1 + cos) / 2
-    )
-    terms.extend(key_text(row["fact_key"]) for row in nearest)
+    nearest = _BESIDE.submit(_nearest_fact_keys, graph, embedder, project, workspace, query)
+    terms = _entity_terms(graph, words)
+    terms.extend(nearest.result())
     if expander is not None:
         try:
             terms.extend(expander.expand(query, list(terms)))
@@ -82,3 +73,28 @@ def expansion_words(
             if word not in words:
                 extra.setdefault(word, None)
     return list(extra)[:MAX_EXTRA_WORDS]
+
+
+def _entity_terms(graph: GraphStore, words: Sequence[str]) -> list[str]:
+    """Titles and aliases of the pack entities that share words with the query."""
+    terms: list[str] = []
+    text = TextQuery.of(" ".join(words))
+    if text is not None:
+        for index in text.indexes("entity_text"):
+            for row in graph.read("memory_entity_terms", index=index, lucene=text.lucene, limit=ENTITY_LIMIT):
+                terms.extend([row["title"], *row["aliases"]])
+    return terms
+
+
+def _nearest_fact_keys(graph: GraphStore, embedder: Embedder, project: str, workspace: str, query: str) -> list[str]:
+    """The fact keys of the workspace records nearest to the query in meaning, as words."""
+    vector = embedder.embed([query])[0]
+    nearest = graph.read(
+        "memory_nearest_facts",
+        project=project,
+        workspace=workspace,
+        vector=vector.tolist(),
+        k=NEAREST_K,
+        min_score=(1 + NEAREST_MIN_COSINE) / 2,  # Neo4j reports cosine as (1 + cos) / 2
+    )
+    return [key_text(row["fact_key"]) for row in nearest]
