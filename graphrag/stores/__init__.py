@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
@@ -32,13 +33,20 @@ def answering() -> Iterator[None]:
     one line and exit 2 on the command line, as when it is down at the start; ``unavailable`` from a tool.
     The driver's text, which names hosts, goes to the log only."""
     from neo4j.exceptions import ServiceUnavailable, SessionExpired
-    from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
     try:
         yield
     except (ServiceUnavailable, SessionExpired) as exc:
         log.warning("Neo4j stopped answering: %s", " ".join(str(exc).split()))
         raise StoreUnavailable("Neo4j stopped answering; start it with `graphrag neo4j start` and retry") from exc
-    except (ResponseHandlingException, UnexpectedResponse) as exc:
+    except _qdrant_server_errors() as exc:
         log.warning("the Qdrant server stopped answering: %s", " ".join(str(exc).split()))
         raise StoreUnavailable("the Qdrant server stopped answering; check QDRANT_URL and retry") from exc
+
+
+def _qdrant_server_errors() -> tuple[type[Exception], ...]:
+    """A Qdrant server's "stopped answering" errors, once qdrant-client is loaded. Only a Qdrant server loads
+    it (the embedded engine is Qdrant Edge), and importing it builds its models: half a second that the
+    first tool call of every server paid for nothing."""
+    module = sys.modules.get("qdrant_client.http.exceptions")
+    return (module.ResponseHandlingException, module.UnexpectedResponse) if module is not None else ()
