@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 from fastmcp import Client
 
+from bench.mcp_tools import percentiles
 from graphrag.config import Settings
 from graphrag.embedding import load_embedder
 from graphrag.server.app import create_server
@@ -73,8 +73,7 @@ def main() -> None:
     print(f"{len(chosen)} questions of {args.questions.name}, pack {data['pack']}, {args.runs} timed round(s)")
     print(f"{'tool':<8} {'kind':<18} {'n':>5} {'p50':>9} {'p95':>9}")
     for (label, kind), values in sorted(samples.items(), key=lambda kv: (kv[0][1] != "all", kv[0])):
-        ordered = sorted(values)
-        p50, p95 = statistics.median(ordered) * 1000, ordered[int(0.95 * (len(ordered) - 1))] * 1000
+        p50, p95 = percentiles(values)
         print(f"{label:<8} {kind:<18} {len(values):>5} {p50:>7.1f}ms {p95:>7.1f}ms")
 
 
