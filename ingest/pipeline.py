@@ -420,6 +420,7 @@ def _mark_settled(
 def _pack_row(pack: Pack, embedder_id: str, relation_types: list[str]) -> dict[str, Any]:
     m = pack.manifest
     declared = {name: spec.inverse for name, spec in sorted(m.relations.items())}
+    described = {name: spec.description for name, spec in sorted(m.relations.items()) if spec.description}
     return {
         "id": m.id,
         "title": m.title or m.id,
@@ -430,6 +431,7 @@ def _pack_row(pack: Pack, embedder_id: str, relation_types: list[str]) -> dict[s
         "manifest_sha256": pack.manifest_sha256,
         "relation_types": relation_types,
         "relations": json.dumps(declared, sort_keys=True),
+        "relation_descriptions": json.dumps(described, sort_keys=True),
         "derived_version": DERIVED_VERSION,
         "vectors_pending": False,
     }

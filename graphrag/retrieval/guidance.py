@@ -17,18 +17,22 @@ dependencies of X?`` is ``depends`` then ``recommends``; ``Who led the agency th
 launched Apollo 11?`` is ``launched``, ``built``, ``led``. When nothing is named, the entity stands on
 the side of the relation words that holds more of the question's other content words. Words the question
 quotes (``the package described as "…"``) are what it cites, never relation words.
+
+Relation words no name spells (``What is needed to build X?`` for ``build_depends_on``) are read from the
+descriptions the packs give their relations (``Needed only to build the package``): the author's words.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from graphrag.names import STOP_WORDS, fold, quoted_passages, script_of
-from graphrag.retrieval.vocabulary import Step
+from graphrag.names import STOP_WORDS, fold, query_words, quoted_passages, script_of
+from graphrag.retrieval.vocabulary import Described, Step
 
 _WORD = re.compile(r"\w+")
 LINKING_WORDS = frozenset({"by", "of", "to", "in", "on", "for", "from", "with", "has", "is", "at", "as"})
@@ -40,7 +44,9 @@ _SUFFIXES = (
 )  # fmt: skip
 _NOUN_OF_VERB = ("ion", "ions")  # extension ~ extend, provision ~ provide: the verb's d became an s
 _DEMONSTRATIVES = frozenset({"that", "this", "those", "these", "such"})
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 _ARTICLES = frozenset({"the", "a", "an"})
+MAX_DESCRIPTION_WORDS = 64  # a relation's description read for relation words: its first 64 content words
 _REVERSING = frozenset({"reverse", "inverse"})  # the reverse dependencies of X: those on the other side
 Role = Literal["subject", "object"]
 
@@ -74,10 +80,17 @@ class _Mention:
 
 
 def plan(
-    question: str, names: Mapping[str, Sequence[Step]], anchor: tuple[int, int] | None, max_steps: int
+    question: str,
+    names: Mapping[str, Sequence[Step]],
+    anchor: tuple[int, int] | None,
+    max_steps: int,
+    described: Sequence[Described] = (),
+    kinds: Set[str] = frozenset(),
 ) -> list[set[Step]]:
     """The typed steps the question asks for, outwards from the entity at character span ``anchor``
-    (None: nothing named), each a set of (type, direction) alternatives; empty when it names no relation."""
+    (None: nothing named), each a set of (type, direction) alternatives; empty when it names no relation.
+    ``described``: relations in their authors' words, for the relation words no name spells; ``kinds``: the
+    words of the graph's entity kinds (``package``), which name what is linked, never a relation."""
     words = [_Word(fold(m.group()), m.start(), m.end()) for m in _WORD.finditer(question)]
     cited = quoted_passages(question)
     outside = [
@@ -88,6 +101,7 @@ def plan(
     ]
     vocabulary = [_spelled(name, step) for name, steps in names.items() for step in steps]
     mentions = _mentions(words, outside, vocabulary)
+    mentions = sorted(mentions + _described_mentions(words, outside, mentions, described, kinds), key=lambda m: m.first)
     if anchor is not None:
         at = next((i for i, w in enumerate(words) if w.start >= anchor[0]), len(words))
         mentions = [m for m in mentions if not _apposition(words, m, at)]
@@ -117,7 +131,7 @@ def plan(
         here = at if not number else min((m.first for m in chain[number - 1]), key=lambda i: abs(i - mention.first))
         following = _following(question, words, mention.last)
         agent = _agent_noun(words[mention.last].text, mention.names)
-        role = _role(here < mention.first, following, agent)
+        role = _role(here < mention.first, following, agent, _passive_voice(words, mention))
         directions = {s for name in mention.names for s in _directions(name, role, following, english)}
         if mention.first and words[mention.first - 1].text in _REVERSING:
             directions = {Step(s.type, not s.forward) for s in directions}
@@ -192,6 +206,73 @@ def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name]) -
     return found
 
 
+def _described_mentions(
+    words: list[_Word], outside: list[int], named: list[_Mention], described: Sequence[Described], kinds: Set[str]
+) -> list[_Mention]:
+    """Relation words no name spells, read from the relations' descriptions (``needed to build`` ~
+    "Needed only to build the package"). A word weighs log(descriptions / descriptions holding it). A run of
+    such words (stop words between) names the relation whose description holds two of them, one of them
+    held by no other relation's, with the most weight; one shared word is as likely an example in the
+    description or the question's own word. A run with no word of one relation alone joins the next run
+    when only the entity, kinds and stop words stand between them (``need X to build``), and the mention
+    stands where it stands. Relations the question names already are not read from their descriptions."""
+    named_types = {n.step.type for m in named for n in m.names}
+    readable = {d for d, relation in enumerate(described) if relation.step.type not in named_types}
+    if not readable:
+        return []
+    held = [_description_stems(d.description) for d in described]
+    taken = {i for m in named for i in range(m.first, m.last + 1)}
+    weights: dict[int, dict[int, float]] = {}  # per question word, the readable descriptions holding it
+    for i in outside:
+        stems = _stems(words[i].text)
+        if i in taken or words[i].text in STOP_WORDS or stems & kinds:
+            continue
+        holding = [d for d, description in enumerate(held) if stems & description]
+        if readable.intersection(holding):  # a word every description holds weighs nothing, but is one of two
+            weights[i] = {d: math.log(len(described) / len(holding)) for d in holding if d in readable}
+    runs: list[list[int]] = []
+    for i in sorted(weights):
+        if runs and all(
+            j in outside and j not in taken and words[j].text in STOP_WORDS for j in range(runs[-1][-1] + 1, i)
+        ):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    found: list[_Mention] = []
+    pending: list[int] = []  # the last run with no word of one relation alone
+    for run in runs:
+        own = {d for i in run for d in weights[i] if len({described[e].step.type for e in weights[i]}) == 1}
+        if not own:
+            pending = run
+            continue
+        if pending and not all(
+            j not in outside or j in taken or words[j].text in STOP_WORDS or _stems(words[j].text) & kinds
+            for j in range(pending[-1] + 1, run[0])
+        ):
+            pending = []
+        score = {
+            d: sum(weights[i].get(d, 0.0) for i in pending + run)
+            for d in own
+            if sum(1 for i in pending + run if d in weights[i]) >= 2
+        }
+        if score:
+            best = [d for d, value in score.items() if value == max(score.values())]
+            at = pending if any(d in weights[i] for i in pending for d in best) else run
+            found.append(_Mention(at[0], at[-1], tuple(_spelled(described[d].name, described[d].step) for d in best)))
+        pending = []
+    return found
+
+
+def kind_stems(kinds: Sequence[str]) -> frozenset[str]:
+    """The word forms of entity kinds (``launch_vehicle``: launch, vehicle), for ``plan``'s ``kinds``."""
+    return frozenset(stem for kind in kinds for word in query_words(kind.replace("_", " ")) for stem in _stems(word))
+
+
+@lru_cache(maxsize=1 << 12)
+def _description_stems(description: str) -> frozenset[str]:
+    return frozenset(stem for word in query_words(description)[:MAX_DESCRIPTION_WORDS] for stem in _stems(word))
+
+
 def _apposition(words: list[_Word], mention: _Mention, at: int) -> bool:
     """``the formalization 'X'``: a word between an article and the entity names what the entity is."""
     return mention.last + 1 == at and mention.first > 0 and words[mention.first - 1].text in _ARTICLES
@@ -225,8 +306,19 @@ def _agent_noun(word: str, names: tuple[_Name, ...]) -> bool:
     return word.endswith(_AGENT_ENDINGS) and not any(t.endswith(_AGENT_ENDINGS) for n in names for t in n.core)
 
 
-def _role(before: bool, following: str, agent: bool) -> Role:
+def _passive_voice(words: list[_Word], mention: _Mention) -> bool:
+    """``What is needed to build X``, ``the packages needed to build X``: a participle after a form of ``be``
+    or before ``to`` (X needs what is asked for)."""
+    if not words[mention.first].text.endswith("ed"):
+        return False
+    after = words[mention.first + 1].text if mention.first + 1 < len(words) else ""
+    return (mention.first > 0 and words[mention.first - 1].text in _BE) or after == "to"
+
+
+def _role(before: bool, following: str, agent: bool, passive: bool = False) -> Role:
     """What the entity (or the chain so far) is to the relation word: its subject or its object."""
+    if passive and following not in ("by", "of", "for"):
+        return "subject" if not before else "object"
     if before:
         return "object" if following == "by" or agent else "subject"
     if following == "by":

@@ -33,11 +33,11 @@ from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
 from graphrag.retrieval.chain import RelationChain
 from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig
 from graphrag.retrieval.fusion import Ranked, agreement, fuse
-from graphrag.retrieval.guidance import plan
+from graphrag.retrieval.guidance import kind_stems, plan
 from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
-from graphrag.retrieval.snapshot import GraphSnapshot
+from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.retrieval.walk import Adjacency, GraphWalk
@@ -111,11 +111,12 @@ class PackSearch:
 
     def warm(self) -> None:
         """Build now what a hybrid search reads in memory: the graph copy, the linking tables, the walk's
-        matrix and the packs' scripts. Over 100,000 entities that takes tens of seconds, which the server
-        spends at start rather than in its first call."""
+        matrix, the packs' scripts and the kinds' words. Over 100,000 entities that takes tens of seconds,
+        which the server spends at start rather than in its first call."""
         self.linker.table()
         Adjacency.current(self._snapshot, self._config.walk)
         self._scripts()
+        self._kind_words()
 
     def search(
         self,
@@ -156,6 +157,10 @@ class PackSearch:
             return Ranking([Hit(c.id, c.score, [retriever.evidence]) for c in found], len(found))
         return self._hybrid(Query(text, max(self._config.pool, limit), packs, kinds, hidden=self._hidden), limit)
 
+    def _kind_words(self) -> frozenset[str]:
+        words: frozenset[str] = self._snapshot.derived("kind words", _kind_words_of)
+        return words
+
     def _scripts(self) -> PackScripts:
         scripts: PackScripts = self._snapshot.derived("scripts", PackScripts.of)
         return scripts
@@ -171,7 +176,8 @@ class PackSearch:
         readings = self.linker.readings(pool.text) if links else {}
         sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
         anchor = self.linker.span_of(pool.text, sure[0].id) if sure else None
-        steps = plan(pool.text, self._vocabulary.names(), anchor, config.walk.max_steps)
+        names, described = self._vocabulary.names(), self._vocabulary.described()
+        steps = plan(pool.text, names, anchor, config.walk.max_steps, described, self._kind_words())
         # A sure name is a start when the question is about it: the steps go out from it, it is written as
         # a reference (quoted, an id), or it is most of what the question says. A name met in passing
         # ("... a wrapper around the FFTW library") is one more list; one inside a passage the question
@@ -260,3 +266,7 @@ class PackSearch:
 
     def _known(self) -> list[str]:
         return [row["id"] for row in self._graph.read("retrieval_packs") if row["id"] not in self._hidden]
+
+
+def _kind_words_of(copy: GraphCopy) -> frozenset[str]:
+    return kind_stems(sorted(set(copy.entities.kinds)))

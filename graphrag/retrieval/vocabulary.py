@@ -33,6 +33,15 @@ class Step:
         return name if self.forward else f"^{name}"
 
 
+@dataclass(frozen=True)
+class Described:
+    """A declared relation in its author's words (``build_depends_on``: "Needed only to build the package")."""
+
+    name: str
+    step: Step
+    description: str
+
+
 class RelationVocabulary:
     """Read from the graph, at most every ``refresh_seconds``, so a fresh ingest's relations are known."""
 
@@ -41,6 +50,7 @@ class RelationVocabulary:
         self._refresh_seconds = refresh_seconds
         self._names: dict[str, tuple[Step, ...]] = {}
         self._types: list[str] = []
+        self._described: tuple[Described, ...] = ()
         self._loaded_at = -float("inf")
         self._lock = threading.Lock()
 
@@ -54,6 +64,11 @@ class RelationVocabulary:
         be another's type or inverse (``follows``, ``required_by``), and a name keeps each meaning."""
         self._refresh()
         return self._names
+
+    def described(self) -> tuple[Described, ...]:
+        """Every declared relation its pack describes, once per distinct description."""
+        self._refresh()
+        return self._described
 
     def resolve(self, name: str) -> tuple[Step, ...]:
         """``part_of``, ``^part_of``, ``has_part`` (a declared inverse), ``partOf`` or ``PART_OF`` -> its steps."""
@@ -76,6 +91,16 @@ class RelationVocabulary:
             for vocabulary in row["vocabularies"]:
                 for name, step in _declared(json.loads(vocabulary)):
                     meanings[name].add(step)
+            self._described = tuple(
+                sorted(
+                    {
+                        Described(name, Step(name.upper(), True), text)
+                        for descriptions in row["descriptions"]
+                        for name, text in json.loads(descriptions).items()
+                    },
+                    key=lambda d: (d.name, d.description),
+                )
+            )
             self._types = sorted({step.type for steps in meanings.values() for step in steps})
             self._names = {
                 name: tuple(sorted(steps, key=lambda s: (s.type, not s.forward))) for name, steps in meanings.items()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag.retrieval.guidance import plan
-from graphrag.retrieval.vocabulary import Step
+from graphrag.retrieval.guidance import kind_stems, plan
+from graphrag.retrieval.vocabulary import Described, Step
 
 pytestmark = pytest.mark.fast
 
@@ -39,12 +39,30 @@ PEPS = {
 }
 
 
-def steps(question: str, names: dict[str, tuple[Step, ...]], named: str | None) -> list[list[tuple[str, bool]]]:
+# Spack's recipes: relations whose names say little of how questions put them, and what their pack says of each.
+RECIPES = {name: (Step(name.upper(), True),) for name in ("depends_on", "build_depends_on", "test_depends_on")}
+RECIPES |= {"provides": (Step("PROVIDES", True),)}
+RECIPES_DESCRIBED = [
+    Described("depends_on", Step("DEPENDS_ON", True), "Needed at link or run time."),
+    Described("build_depends_on", Step("BUILD_DEPENDS_ON", True), "Needed only to build the package."),
+    Described("test_depends_on", Step("TEST_DEPENDS_ON", True), "Needed only to test the package."),
+    Described("provides", Step("PROVIDES", True), "The package provides the target virtual package, e.g. mpi."),
+]
+PACKAGE_KIND = kind_stems(["package"])
+
+
+def steps(
+    question: str,
+    names: dict[str, tuple[Step, ...]],
+    named: str | None,
+    described: list[Described] | None = None,
+) -> list[list[tuple[str, bool]]]:
     anchor = None
     if named is not None:
         start = question.index(named)
         anchor = (start, start + len(named))
-    return [sorted((s.type, s.forward) for s in step) for step in plan(question, names, anchor, 3)]
+    found = plan(question, names, anchor, 3, described or [], PACKAGE_KIND if described else frozenset())
+    return [sorted((s.type, s.forward) for s in step) for step in found]
 
 
 @pytest.mark.parametrize(
@@ -168,3 +186,44 @@ def test_quoted_words_are_never_relation_words() -> None:
     question = 'Which package says "it depends on nothing and conflicts with no one"?'
     assert steps(question, PACKAGES, None) == []
     assert steps('What depends on the package described as "a fast parser"?', PACKAGES, None) == [[("DEPENDS", False)]]
+
+
+@pytest.mark.parametrize(
+    ("question", "named", "expected"),
+    [
+        ("What is needed to build libfoo?", "libfoo", [[("BUILD_DEPENDS_ON", True)]]),
+        ("What does libfoo need at link or run time?", "libfoo", [[("DEPENDS_ON", True)]]),
+        ("Which packages need libfoo at link or run time?", "libfoo", [[("DEPENDS_ON", False)]]),
+        ("Which packages need libfoo for their tests?", "libfoo", [[("TEST_DEPENDS_ON", False)]]),
+        (
+            "Which packages need the packages that provide mpi to build?",
+            "mpi",
+            [[("PROVIDES", False)], [("BUILD_DEPENDS_ON", False)]],
+        ),
+        (
+            "What do the packages needed to build libfoo provide?",
+            "libfoo",
+            [[("BUILD_DEPENDS_ON", True)], [("PROVIDES", True)]],
+        ),
+    ],
+)
+def test_relation_words_no_name_spells_are_read_from_the_relations_descriptions(
+    question: str, named: str, expected: list[list[tuple[str, bool]]]
+) -> None:
+    assert steps(question, RECIPES, named, RECIPES_DESCRIBED) == expected
+
+
+def test_without_descriptions_the_names_alone_miss_those_words() -> None:
+    assert steps("What is needed to build libfoo?", RECIPES, "libfoo") == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which package builds the Python bindings of mpi?",  # one word a description holds: no relation
+        "Which package is needed?",  # a word every relation of its kind holds, and the kind's own word
+        "Which package has the most tests?",  # one word of one relation's description
+    ],
+)
+def test_a_word_or_two_a_description_happens_to_hold_is_no_relation(question: str) -> None:
+    assert steps(question, RECIPES, None, RECIPES_DESCRIBED) == []

@@ -9,7 +9,7 @@ from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
 from graphrag.retrieval.models import EntityPage, GraphResult
-from graphrag.retrieval.vocabulary import RelationVocabulary, Step
+from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
 from graphrag.server.answers import SearchAnswer
 from tests.conftest import EXAMPLES
 from tests.server.conftest import write_entity
@@ -219,3 +219,33 @@ async def test_a_name_two_packs_declare_differently_keeps_both_meanings(
     # a relationship type is one across packs, so any pack's name for it serves all (required_by for
     # depends_on): a search reads every pack's names, each with all its meanings
     assert RelationVocabulary(graph).names()["required_by"] == (Step("DEPENDS_ON", False), Step("REQUIRES", False))
+
+
+async def test_relation_words_no_name_spells_are_read_from_the_relations_descriptions(
+    run_ingest, client_for, graph, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    # Spack's recipes say "depends_on(type=build)": the relation's name has no "needed to build" in it
+    pack = tmp_path / "recipes"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: recipes\nrelations:\n"
+        "  depends_on: {description: Needed at link or run time.}\n"
+        "  build_depends_on: {description: Needed only to build the package.}\n"
+        "  test_depends_on: {description: Needed only to test the package.}\n",
+        encoding="utf-8",
+    )
+    links = "{depends_on: [pkg.abseil], build_depends_on: [pkg.yacc, pkg.zig], test_depends_on: [pkg.bats]}"
+    write_entity(pack, "pkg.app", kind="package", summary="An application.", related=links)
+    write_entity(pack, "pkg.consumer", kind="package", summary="Builds on it.", related="{build_depends_on: [pkg.app]}")
+    for name in ("abseil", "yacc", "zig", "bats"):
+        write_entity(pack, f"pkg.{name}", kind="package", summary=f"The {name} package.")
+    run_ingest(pack)
+    async with client_for() as client:
+        asked = await call(client, "pack_search", query="What is needed to build pkg.app?", packs=["recipes"])
+
+    assert [h["id"] for h in asked["results"]][:3] == ["pkg.app", "pkg.yacc", "pkg.zig"]
+    assert asked["results"][1]["via"] == ["pkg.app", "build_depends_on", "pkg.yacc"]
+    described = RelationVocabulary(graph).described()
+    assert (
+        Described("build_depends_on", Step("BUILD_DEPENDS_ON", True), "Needed only to build the package.") in described
+    )
