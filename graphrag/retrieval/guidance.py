@@ -48,7 +48,7 @@ _BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 _ARTICLES = frozenset({"the", "a", "an"})
 MAX_DESCRIPTION_WORDS = 64  # a relation's description read for relation words: its first 64 content words
 _REVERSING = frozenset({"reverse", "inverse"})  # the reverse dependencies of X: those on the other side
-Role = Literal["subject", "object"]
+Role = Literal["subject", "object", "either"]
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,8 @@ def plan(
         here = at if not number else min((m.first for m in chain[number - 1]), key=lambda i: abs(i - mention.first))
         following = _following(question, words, mention.last)
         agent = _agent_noun(words[mention.last].text, mention.names)
-        role = _role(here < mention.first, following, agent, _passive_voice(words, mention))
+        of_named = any("of" in name.linking for name in mention.names)  # part_of: "of" is the name's
+        role = _role(here < mention.first, following, agent, _passive_voice(words, mention), of_named)
         directions = {s for name in mention.names for s in _directions(name, role, following, english)}
         if mention.first and words[mention.first - 1].text in _REVERSING:
             directions = {Step(s.type, not s.forward) for s in directions}
@@ -315,10 +316,13 @@ def _passive_voice(words: list[_Word], mention: _Mention) -> bool:
     return (mention.first > 0 and words[mention.first - 1].text in _BE) or after == "to"
 
 
-def _role(before: bool, following: str, agent: bool, passive: bool = False) -> Role:
+def _role(before: bool, following: str, agent: bool, passive: bool = False, of_named: bool = False) -> Role:
     """What the entity (or the chain so far) is to the relation word: its subject or its object."""
     if passive and following not in ("by", "of", "for"):
         return "subject" if not before else "object"
+    if before and following == "of" and not of_named:
+        # X is a build dependency of (object), an extension of (subject): English does not say which
+        return "subject" if agent else "either"
     if before:
         return "object" if following == "by" or agent else "subject"
     if following == "by":
@@ -331,7 +335,7 @@ def _role(before: bool, following: str, agent: bool, passive: bool = False) -> R
 def _directions(name: _Name, role: Role, following: str, english: bool) -> list[Step]:
     """The type's direction(s) from the entity: ``with`` (conflicts with, works with) reads both ways, and
     so does every relation of a question whose word order is not read."""
-    if following == "with" or not english:
+    if following == "with" or not english or role == "either":
         return [Step(name.step.type, True), Step(name.step.type, False)]
     source = (role == "subject") != name.passive  # the entity stands first in ``A name B``
     return [Step(name.step.type, source == name.step.forward)]

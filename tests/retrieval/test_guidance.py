@@ -72,6 +72,14 @@ def steps(
         ("What depends on libfoo?", PACKAGES, "libfoo", [[("DEPENDS", False)]]),
         ("What are the dependents of libfoo?", PACKAGES, "libfoo", [[("DEPENDS", False)]]),
         ("What are the build dependencies of libfoo?", PACKAGES, "libfoo", [[("BUILD_DEPENDS_ON", True)]]),
+        (
+            "Which packages is libfoo a build dependency of?",
+            PACKAGES,
+            "libfoo",
+            [[("BUILD_DEPENDS_ON", False), ("BUILD_DEPENDS_ON", True)]],
+        ),
+        ("Which packages is libfoo a dependent of?", PACKAGES, "libfoo", [[("DEPENDS", True)]]),
+        ("Which programme is Apollo 11 part of?", MISSIONS, "Apollo 11", [[("PART_OF", True)]]),
         ("Which items conflict with libfoo?", PACKAGES, "libfoo", [[("CONFLICTS", False), ("CONFLICTS", True)]]),
         (
             "Which items are recommended by the dependencies of libfoo?",
@@ -109,11 +117,11 @@ def steps(
             "libfoo",
             [[("DEPENDS", False)], [("RECOMMENDS", True)]],
         ),
-        (
+        (  # "X is a <noun> of": an extension extends, a dependency is depended on; English does not say which
             "Which package is Apollo 11 an extension of?",
             {"extends": (Step("EXTENDS", True),)},
             "Apollo 11",
-            [[("EXTENDS", True)]],
+            [[("EXTENDS", False), ("EXTENDS", True)]],
         ),
         (
             "Who led the agency that built the rocket that launched Apollo 11?",
