@@ -7,6 +7,7 @@ Kinds are compared loosely when not given exactly (``Mission`` and ``missions`` 
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
@@ -24,6 +25,10 @@ class PackSummary(BaseModel):
     title: str | None
     entities: int = Field(description="Entities its files define (placeholders aside).")
     kinds: dict[str, int] = Field(description="Entities per kind, most first: what the kinds filters take.")
+    relation_descriptions: dict[str, str] = Field(
+        default_factory=dict,
+        description="What its pack.yaml says each declared relation means, by relation name.",
+    )
 
 
 class CatalogResult(BaseModel):
@@ -57,6 +62,7 @@ class Catalog:
                 title=row["title"],
                 entities=sum(k["entities"] for k in row["kinds"]),
                 kinds={k["kind"]: k["entities"] for k in row["kinds"] if k["kind"] is not None},
+                relation_descriptions=json.loads(row["descriptions"] or "{}"),
             )
             for row in rows
         ]

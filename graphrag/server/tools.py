@@ -15,7 +15,7 @@ from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
 from graphrag.retrieval.models import EntityPage, GraphResult
 from graphrag.retrieval.search import Mode, PackSearch
 from graphrag.server.answers import ContextAnswer, SearchAnswer, context_answer, search_answer
-from graphrag.server.budget import fit_items, fit_list, largest_fitting, wire_bytes
+from graphrag.server.budget import clip, fit_items, fit_list, largest_fitting, wire_bytes
 from graphrag.server.context import Services, services_of
 from graphrag.server.errors import coded
 from graphrag.server.observing import current_observation
@@ -25,6 +25,7 @@ from graphrag.server.visibility import Indexed, caller_view, current_reader, sta
 
 MAX_HITS = 50
 MAX_NODES = 500
+DESCRIPTION_UNITS = 300  # UTF-16 units of a relation description in the catalog
 
 
 def register_pack_tools(mcp: FastMCP) -> None:
@@ -192,8 +193,11 @@ def pack_catalog(*, ctx: Context) -> CatalogResult:
 
 
 def catalog_of(services: Services) -> CatalogResult:
-    """The catalog as this caller may see it (``pack_catalog``, ``packs://catalog``), within the response budget."""
+    """The catalog as this caller may see it (``pack_catalog``, ``packs://catalog``), within the response budget;
+    a relation's description is clipped to ``DESCRIPTION_UNITS``, so one wordy pack.yaml cannot crowd it out."""
     result = Catalog(services.graph, services.relations, services.snapshot, caller_view(services).hidden).result()
+    for pack in result.packs:
+        pack.relation_descriptions = {n: clip(d, DESCRIPTION_UNITS) for n, d in pack.relation_descriptions.items()}
     budget = services.settings.graphrag_response_budget_bytes
     if wire_bytes(result) > budget:
         raise ResponseTooLarge(

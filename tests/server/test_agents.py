@@ -103,6 +103,7 @@ async def test_the_catalog_lists_packs_kinds_and_relations_with_counts(example: 
     assert (pack["id"], pack["title"], pack["entities"]) == ("space-missions", "Space missions", 32)
     assert pack["kinds"]["mission"] == 7 and next(iter(pack["kinds"])) == "mission"  # most first
     assert catalog["relations"]["part_of"] == 8 and catalog["inverses"]["has_part"] == "part_of"
+    assert pack["relation_descriptions"]["part_of"] == "A mission belongs to a programme."  # the author's words
     assert "packs://catalog" in [str(r.uri) for r in await example.list_resources()]
     text = (await example.read_resource("packs://catalog"))[0]
     assert json.loads(getattr(text, "text", "")) == catalog

@@ -11,6 +11,7 @@ from fastmcp.exceptions import ToolError
 from graphrag.retrieval.models import EntityPage, GraphResult
 from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
 from graphrag.server.answers import SearchAnswer
+from graphrag.server.budget import MARKER
 from tests.conftest import EXAMPLES
 from tests.server.conftest import write_entity
 
@@ -249,3 +250,18 @@ async def test_relation_words_no_name_spells_are_read_from_the_relations_descrip
     assert (
         Described("build_depends_on", Step("BUILD_DEPENDS_ON", True), "Needed only to build the package.") in described
     )
+
+
+async def test_a_wordy_relation_description_is_clipped_in_the_catalog(run_ingest, client_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pack = tmp_path / "wordy"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        f"id: wordy\nrelations:\n  cites: {{description: {'word ' * 5000}}}\n", encoding="utf-8"
+    )
+    write_entity(pack, "W.A", summary="One entity.")
+    run_ingest(pack)
+    async with client_for() as client:
+        catalog = await call(client, "pack_catalog")
+
+    described = catalog["packs"][0]["relation_descriptions"]["cites"]
+    assert described.startswith("word word") and described.endswith(MARKER) and len(described) == 300 + len(MARKER)
