@@ -42,6 +42,8 @@ _SUFFIXES = (
     "s", "es", "d", "ed", "ing", "e", "er", "ers", "r", "rs", "or", "ors", "ion", "ions", "ies", "y",
     "ent", "ents", "ency", "encies", "ence", "ences", "ment", "ments", "ance", "ances", "ation", "ations",
 )  # fmt: skip
+_DOUBLING = ("ed", "ing", "er", "ers")
+_VOWELS = frozenset("aeiouy")
 _NOUN_OF_VERB = ("ion", "ions")  # extension ~ extend, provision ~ provide: the verb's d became an s
 _DEMONSTRATIVES = frozenset({"that", "this", "those", "these", "such"})
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
@@ -172,6 +174,8 @@ def _stems(word: str) -> frozenset[str]:
             found.add(stem)
             if suffix in _NOUN_OF_VERB and stem.endswith("s") and len(stem) >= 5:
                 found.add(stem[:-1] + "d")
+            if suffix in _DOUBLING and len(stem) >= 4 and stem[-1] == stem[-2] and stem[-1] not in _VOWELS:
+                found.add(stem[:-1])  # referred ~ refer, stopped ~ stop: the consonant doubled before the ending
     return frozenset(found)
 
 
@@ -309,11 +313,12 @@ def _agent_noun(word: str, names: tuple[_Name, ...]) -> bool:
 
 def _passive_voice(words: list[_Word], mention: _Mention) -> bool:
     """``What is needed to build X``, ``the packages needed to build X``: a participle after a form of ``be``
-    or before ``to`` (X needs what is asked for)."""
-    if not words[mention.first].text.endswith("ed"):
-        return False
-    after = words[mention.first + 1].text if mention.first + 1 < len(words) else ""
-    return (mention.first > 0 and words[mention.first - 1].text in _BE) or after == "to"
+    or before ``to`` among the mention's words (X needs what is asked for)."""
+    for i in range(mention.first, mention.last + 1):
+        after = words[i + 1].text if i + 1 < len(words) else ""
+        if words[i].text.endswith("ed") and ((i > 0 and words[i - 1].text in _BE) or after == "to"):
+            return True
+    return False
 
 
 def _role(before: bool, following: str, agent: bool, passive: bool = False, of_named: bool = False) -> Role:

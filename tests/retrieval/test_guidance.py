@@ -79,7 +79,6 @@ def steps(
             [[("BUILD_DEPENDS_ON", False), ("BUILD_DEPENDS_ON", True)]],
         ),
         ("Which packages is libfoo a dependent of?", PACKAGES, "libfoo", [[("DEPENDS", True)]]),
-        ("Which programme is Apollo 11 part of?", MISSIONS, "Apollo 11", [[("PART_OF", True)]]),
         ("Which items conflict with libfoo?", PACKAGES, "libfoo", [[("CONFLICTS", False), ("CONFLICTS", True)]]),
         (
             "Which items are recommended by the dependencies of libfoo?",
@@ -130,6 +129,7 @@ def steps(
             [[("LAUNCHED_BY", True)], [("BUILT_BY", True)], [("LED_BY", True)]],
         ),
         ("Which programme is Apollo 11 part of?", MISSIONS, "Apollo 11", [[("PART_OF", True)]]),
+        ("Which PEPs are referred to in PEP 8?", {"refers": (Step("REFERS", True),)}, "PEP 8", [[("REFERS", True)]]),
         ("Who flew on Apollo 11?", MISSIONS, "Apollo 11", [[("CREWED_BY", True)]]),
         ("Who wrote the PEP that superseded PEP 513?", PEPS, "PEP 513", [[("SUPERSEDED_BY", True)]]),
         ("Which PEPs declare that they replace PEP 345?", PEPS, "PEP 345", [[("REPLACES", False)]]),
