@@ -34,6 +34,9 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total)
 EMBED_BATCH = 1000  # one graph transaction per batch, too, unless it is larger than writing.TRANSACTION_BYTES
 WRITE_BATCH = 500
 DERIVED_VERSION = 2  # raise when passages (or other data derived from files) are cut differently
+# Of a relation's description, what search and pack_catalog read (search reads its first 64 content words,
+# the catalog 300 characters): the graph keeps no more, so a huge one is not re-read on every refresh.
+DESCRIPTION_CHARS = 2_000
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -420,7 +423,7 @@ def _mark_settled(
 def _pack_row(pack: Pack, embedder_id: str, relation_types: list[str]) -> dict[str, Any]:
     m = pack.manifest
     declared = {name: spec.inverse for name, spec in sorted(m.relations.items())}
-    described = {name: spec.description for name, spec in sorted(m.relations.items()) if spec.description}
+    described = {n: spec.description[:DESCRIPTION_CHARS] for n, spec in sorted(m.relations.items()) if spec.description}
     return {
         "id": m.id,
         "title": m.title or m.id,

@@ -12,6 +12,7 @@ from graphrag.retrieval.models import EntityPage, GraphResult
 from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
 from graphrag.server.answers import SearchAnswer
 from graphrag.server.budget import MARKER
+from ingest.pipeline import DESCRIPTION_CHARS
 from tests.conftest import EXAMPLES
 from tests.server.conftest import write_entity
 
@@ -252,7 +253,7 @@ async def test_relation_words_no_name_spells_are_read_from_the_relations_descrip
     )
 
 
-async def test_a_wordy_relation_description_is_clipped_in_the_catalog(run_ingest, client_for, tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_a_wordy_relation_description_is_clipped_in_the_catalog(run_ingest, client_for, graph, tmp_path) -> None:  # type: ignore[no-untyped-def]
     pack = tmp_path / "wordy"
     pack.mkdir()
     (pack / "pack.yaml").write_text(
@@ -265,3 +266,5 @@ async def test_a_wordy_relation_description_is_clipped_in_the_catalog(run_ingest
 
     described = catalog["packs"][0]["relation_descriptions"]["cites"]
     assert described.startswith("word word") and described.endswith(MARKER) and len(described) == 300 + len(MARKER)
+    (stored,) = RelationVocabulary(graph).described()  # the graph keeps what search and the catalog read
+    assert len(stored.description) == DESCRIPTION_CHARS
