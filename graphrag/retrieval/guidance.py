@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -268,7 +268,7 @@ def _described_mentions(
     return found
 
 
-def kind_stems(kinds: Sequence[str]) -> frozenset[str]:
+def kind_stems(kinds: Iterable[str]) -> frozenset[str]:
     """The word forms of entity kinds (``launch_vehicle``: launch, vehicle), for ``plan``'s ``kinds``."""
     return frozenset(stem for kind in kinds for word in query_words(kind.replace("_", " ")) for stem in _stems(word))
 
@@ -321,7 +321,7 @@ def _passive_voice(words: list[_Word], mention: _Mention) -> bool:
     return False
 
 
-def _role(before: bool, following: str, agent: bool, passive: bool = False, of_named: bool = False) -> Role:
+def _role(before: bool, following: str, agent: bool, passive: bool, of_named: bool) -> Role:
     """What the entity (or the chain so far) is to the relation word: its subject or its object."""
     if passive and following not in ("by", "of", "for"):
         return "subject" if not before else "object"

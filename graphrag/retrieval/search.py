@@ -269,4 +269,4 @@ class PackSearch:
 
 
 def _kind_words_of(copy: GraphCopy) -> frozenset[str]:
-    return kind_stems(sorted(set(copy.entities.kinds)))
+    return kind_stems(set(copy.entities.kinds))

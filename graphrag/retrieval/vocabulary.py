@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from graphrag.errors import InvalidArgument, echo
-from graphrag.names import normalise_relation, relation_of_type
+from graphrag.names import normalise_relation, relation_of_type, relationship_type
 from graphrag.nearest import hint
 from graphrag.stores.graph import GraphStore
 
@@ -94,7 +94,7 @@ class RelationVocabulary:
             self._described = tuple(
                 sorted(
                     {
-                        Described(name, Step(name.upper(), True), text)
+                        Described(name, Step(relationship_type(name), True), text)
                         for descriptions in row["descriptions"]
                         for name, text in json.loads(descriptions).items()
                     },
@@ -112,7 +112,7 @@ def _declared(vocabulary: dict[str, str | None]) -> list[tuple[str, Step]]:
     """A pack's declared relations (already normalised by the ingester) and their inverse names."""
     steps: list[tuple[str, Step]] = []
     for name, inverse in vocabulary.items():
-        steps.append((name, Step(name.upper(), True)))
+        steps.append((name, Step(relationship_type(name), True)))
         if inverse and inverse != name:
-            steps.append((inverse, Step(name.upper(), False)))
+            steps.append((inverse, Step(relationship_type(name), False)))
     return steps
