@@ -9,39 +9,22 @@ from graphrag.retrieval.vocabulary import Described, Step
 
 pytestmark = pytest.mark.fast
 
+
+def vocabulary(declared: dict[str, str | None]) -> dict[str, tuple[Step, ...]]:
+    """Relation names as the vocabulary gives them: each relation walks forward, its inverse backward."""
+    names = {name: (Step(name.upper(), True),) for name in declared}
+    return names | {inverse: (Step(name.upper(), False),) for name, inverse in declared.items() if inverse}
+
+
 # The example pack's vocabulary: relations with declared inverses.
-MISSIONS = {
-    "launched_by": (Step("LAUNCHED_BY", True),),
-    "launched": (Step("LAUNCHED_BY", False),),
-    "built_by": (Step("BUILT_BY", True),),
-    "built": (Step("BUILT_BY", False),),
-    "led_by": (Step("LED_BY", True),),
-    "leads": (Step("LED_BY", False),),
-    "part_of": (Step("PART_OF", True),),
-    "has_part": (Step("PART_OF", False),),
-    "crewed_by": (Step("CREWED_BY", True),),
-    "flew": (Step("CREWED_BY", False),),
-}
+MISSIONS = vocabulary(
+    {"launched_by": "launched", "built_by": "built", "led_by": "leads", "part_of": "has_part", "crewed_by": "flew"}
+)
 # Package metadata: relation names with no inverse declared.
-PACKAGES = {
-    "depends": (Step("DEPENDS", True),),
-    "recommends": (Step("RECOMMENDS", True),),
-    "conflicts": (Step("CONFLICTS", True),),
-    "build_depends_on": (Step("BUILD_DEPENDS_ON", True),),
-}
-PEPS = {
-    "requires": (Step("REQUIRES", True),),
-    "required_by": (Step("REQUIRES", False),),
-    "superseded_by": (Step("SUPERSEDED_BY", True),),
-    "supersedes": (Step("SUPERSEDED_BY", False),),
-    "replaces": (Step("REPLACES", True),),
-    "replaced_by": (Step("REPLACES", False),),
-}
-
-
+PACKAGES = vocabulary(dict.fromkeys(["depends", "recommends", "conflicts", "build_depends_on"]))
+PEPS = vocabulary({"requires": "required_by", "superseded_by": "supersedes", "replaces": "replaced_by"})
 # Spack's recipes: relations whose names say little of how questions put them, and what their pack says of each.
-RECIPES = {name: (Step(name.upper(), True),) for name in ("depends_on", "build_depends_on", "test_depends_on")}
-RECIPES |= {"provides": (Step("PROVIDES", True),)}
+RECIPES = vocabulary(dict.fromkeys(["depends_on", "build_depends_on", "test_depends_on", "provides"]))
 RECIPES_DESCRIBED = [
     Described("depends_on", Step("DEPENDS_ON", True), "Needed at link or run time."),
     Described("build_depends_on", Step("BUILD_DEPENDS_ON", True), "Needed only to build the package."),
