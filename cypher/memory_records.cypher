@@ -10,6 +10,8 @@
 // can outrank them. Else the newest 500 are scored: the $limit-th best score among them is a floor that an
 // older record must pass to rank above them (neither read when $exclude_stale, as a stale one may drop out;
 // both run whatever the other finds, because a read that depends on an earlier one loses the index order).
+// When none of the newest records holds every word, one full-text hit is asked for first: with none, no record
+// holds any word, and the branch ends before reading the newest 500 (a search whose words occur nowhere).
 // The other candidates are hits of the full-text index memory_record_text ($text_queries, built by
 // graphrag/memory/text.py), whose Lucene score bounds a record's score from above: only hits above the floor
 // are read, the best 2000 first and the rest only when the 2000th is still above it; when the floor is one
@@ -68,6 +70,13 @@ CALL () {
     WITH r LIMIT $limit
     RETURN collect(r) AS complete
   }
+  CALL (complete) {
+    WITH 1 AS go WHERE size(complete) = 0
+    UNWIND $text_queries AS text_query
+    CALL db.index.fulltext.queryNodes('memory_record_text', text_query.any, {limit: 1}) YIELD node
+    RETURN count(node) AS candidates
+  }
+  WITH complete WHERE size(complete) > 0 OR candidates > 0
   CALL () {
     WITH 1 AS go WHERE NOT $exclude_stale
     MATCH (r:MemoryRecord)

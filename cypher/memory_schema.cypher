@@ -3,7 +3,8 @@
 // newest records of a workspace are read in index order (updated_at). memory_record_text finds the records
 // that hold a query's words: whitespace-separated pieces of the normalised text and of the fact key's words
 // (both already folded, so no analyzer folding), searched with *word* wildcards, and the owner's project and
-// workspace to narrow the hits to one workspace. It is updated in the writing transaction (not eventually
+// workspace to narrow the hits to one workspace, and text_pieces ('long' on a record that holds a run the
+// analyzer cuts into pieces: graphrag/memory/text.py). It is updated in the writing transaction (not eventually
 // consistent), so a record is found as soon as its save returns. An index of this name whose analyzer or
 // fields differ is dropped and created again; other full-text indexes are left alone.
 // Parameters: none.
@@ -18,4 +19,4 @@ CREATE INDEX memory_entity_path IF NOT EXISTS FOR (e:Entity) ON (e.path);
 CREATE VECTOR INDEX memory_record_embedding IF NOT EXISTS FOR (r:MemoryRecord) ON (r.embedding)
   OPTIONS {indexConfig: {`vector.similarity_function`: 'cosine'}};
 CREATE INDEX memory_record_recent IF NOT EXISTS FOR (r:MemoryRecord) ON (r.project, r.workspace, r.updated_at);
-CREATE FULLTEXT INDEX memory_record_text IF NOT EXISTS FOR (r:MemoryRecord) ON EACH [r.match_text, r.fact_text, r.project, r.workspace] OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}
+CREATE FULLTEXT INDEX memory_record_text IF NOT EXISTS FOR (r:MemoryRecord) ON EACH [r.match_text, r.fact_text, r.text_pieces, r.project, r.workspace] OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}

@@ -22,12 +22,15 @@ from graphrag.retrieval.lexical import TextQuery
 from graphrag.stores.graph import GraphStore
 
 ENTITY_LIMIT = 5
-NEAREST_K = 50
-NEAREST_MIN_COSINE = 0.4  # the archivist's relates_to threshold: "about the same thing"
 MAX_EXTRA_WORDS = 16
+# A fact key gives at least one word and no more than 16 are kept; the vector index's time grows with k (at
+# 100,000 records 7 ms for 16, 13 ms for 50).
+NEAREST_K = MAX_EXTRA_WORDS
+NEAREST_MIN_COSINE = 0.4  # the archivist's relates_to threshold: "about the same thing"
 # The query's embedding and its nearest fact keys are looked up beside the entity terms: the model computes while
-# Neo4j answers. Their terms are joined in one order (entity terms first) whichever ends first.
-_BESIDE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memory-expansion")
+# Neo4j answers. Their terms are joined in one order (entity terms first) whichever ends first. The search runs
+# its fact-key check here too, beside the whole expansion.
+BESIDE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="memory-expansion")
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +62,7 @@ def expansion_words(
     expander: QueryExpander | None = None,
 ) -> list[str]:
     """New query words (none of ``words``), project terms first, at most ``MAX_EXTRA_WORDS``."""
-    nearest = _BESIDE.submit(_nearest_fact_keys, graph, embedder, project, workspace, query)
+    nearest = BESIDE.submit(_nearest_fact_keys, graph, embedder, project, workspace, query)
     terms = _entity_terms(graph, words)
     terms.extend(nearest.result())
     if expander is not None:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphrag.memory.model import GraphRelation, MemoryRecord
-from graphrag.memory.text import key_text, preview, text_queries
+from graphrag.memory.text import key_text, preview, text_pieces, text_queries
 from graphrag.names import TEAM_PACK_PREFIX, fold
 from graphrag.stores.graph import GraphStore
 
@@ -85,6 +85,12 @@ def select(graph: GraphStore, project: str, workspace: str, selection: Selection
     return [Found(record, found[record.id]) for record in newest_versions_first([_record(row) for row in rows])]
 
 
+def has_candidates(graph: GraphStore, project: str, workspace: str, words: Sequence[str], with_fact_key: bool) -> bool:
+    """Whether some record of the workspace may hold one of ``words`` (False: none does)."""
+    queries = text_queries(project, workspace, words, with_fact_key)
+    return bool(graph.read("memory_text_candidates", text_queries=queries)[0]["found"])
+
+
 def save(graph: GraphStore, project: str, project_active: bool, workspace: str, new: NewRecord) -> str:
     """Store a record (activating its workspace) and link it to the pack entity its source names."""
     (record_id,), steps = save_steps(project, project_active, workspace, [new])
@@ -112,6 +118,7 @@ def save_steps(
 
 def _stored(project: str, workspace: str, new: NewRecord, stamp: str) -> dict[str, Any]:
     """Every property a new record is stored with."""
+    match_text, fact_text = fold(f"{new.content}\n{new.source}"), key_text(new.fact_key)
     return {
         "id": str(uuid.uuid4()),
         "project": project,
@@ -128,8 +135,9 @@ def _stored(project: str, workspace: str, new: NewRecord, stamp: str) -> dict[st
         "superseded_by": None,
         "created_at": stamp,
         "updated_at": stamp,
-        "match_text": fold(f"{new.content}\n{new.source}"),
-        "fact_text": key_text(new.fact_key),
+        "match_text": match_text,
+        "fact_text": fact_text,
+        "text_pieces": text_pieces(match_text, fact_text),
     }
 
 

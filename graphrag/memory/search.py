@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graphrag.embedding import Embedder
-from graphrag.memory.expansion import QueryExpander, expansion_words
+from graphrag.memory.expansion import BESIDE, QueryExpander, expansion_words
 from graphrag.memory.model import MemoryRecord
-from graphrag.memory.records import Selection, select
+from graphrag.memory.records import Selection, has_candidates, select
 from graphrag.names import query_words
 from graphrag.stores.graph import GraphStore
 
@@ -39,7 +39,7 @@ def search(
 ) -> list[MemoryRecord]:
     """An empty query lists the latest records. When the words match nothing, or the query is "abstract"
     (stop words only), the search runs once more with the expansion's words added, and this time the
-    fact key counts as text too."""
+    fact key counts as text too (unless that cannot find anything: no new word, and no fact key holds one)."""
 
     def run(words: list[str], with_fact_key: bool) -> list[MemoryRecord]:
         selection = Selection(
@@ -59,6 +59,10 @@ def search(
     hits = run(words, with_fact_key=False) if words else []
     if hits:
         return hits
+    # No record's text holds a word (the first pass is exact), so the second pass can only find one through a fact
+    # key or a new word: whether a fact key may hold a word is asked while the expansion runs.
+    in_fact_keys = BESIDE.submit(has_candidates, graph, project, request.workspace, words, True) if words else None
     extra = expansion_words(graph, embedder, project, request.workspace, request.query, words, expander)
-    expanded = [*words, *extra]
-    return run(expanded, with_fact_key=True) if expanded else []
+    if not extra and (in_fact_keys is None or not in_fact_keys.result()):
+        return []
+    return run([*words, *extra], with_fact_key=True)

@@ -18,9 +18,13 @@ PREVIEW_CHARS = 120
 # (two clauses each with the fact key, plus the long-piece and workspace clauses).
 WORDS_PER_TEXT_QUERY = 400
 # The index (whitespace analyzer) cuts a longer run of non-space characters into pieces of at most 255
-# UTF-16 units, so a word that straddles a cut is found by no wildcard: a record holding a piece of 127 or
-# more code points (a cut piece has 254 or 255 units) is always a candidate, as the exact check decides.
-LONG_PIECE = "/.{127,}/"
+# UTF-16 units, so a word that straddles a cut is found by no wildcard. A record holding a run of LONG_RUN or
+# more code points (a cut piece has 254 or 255 units) is saved with text_pieces 'long', which every query asks
+# for, so such a record is always a candidate and the exact check decides. (A regular expression over the
+# index's terms found them too, but read every term of the index on every search.)
+LONG_RUN = 127
+# ASCII whitespace is a subset of the analyzer's (Java's isWhitespace), so a run is never shorter here than there.
+_RUN_BREAK = re.compile(r"[ \t\n\r\f\v]+")
 # A hit's Lucene score bounds its score from above: 1 per matching word clause, none for the owner clauses, and
 # so much for a long piece (where a cut word may hide) that such a record is never left out by its bound.
 LONG_PIECE_BOOST = 1000
@@ -30,6 +34,12 @@ _PHRASE_SPECIAL = re.compile(r'(["\\])')
 def key_text(fact_key: str | None) -> str:
     """A fact key as words (``deploy-staging`` -> ``deploy staging``), so expanded searches can match it."""
     return " ".join(WORD.findall(fold(fact_key or "").replace("_", " ")))
+
+
+def text_pieces(*texts: str) -> str:
+    """``long`` when one of the texts (a record's match and fact texts) holds a run of ``LONG_RUN`` or more
+    characters without whitespace, which the index cuts into pieces; else ``short``."""
+    return "long" if any(len(run) >= LONG_RUN for text in texts for run in _RUN_BREAK.split(text)) else "short"
 
 
 def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
@@ -50,7 +60,7 @@ def text_queries(project: str, workspace: str, words: Sequence[str], with_fact_k
     """
     fields = ("match_text", "fact_text") if with_fact_key else ("match_text",)
     owner = f'+project:"{_phrase(project)}"^0 +workspace:"{_phrase(workspace)}"^0'
-    long_pieces = " ".join(f"{field}:{LONG_PIECE}^{LONG_PIECE_BOOST}" for field in fields)
+    long_pieces = f"text_pieces:long^{LONG_PIECE_BOOST}"
 
     def clauses(word: str) -> str:
         return " ".join(f"{field}:*{word}*" for field in fields)

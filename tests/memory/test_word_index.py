@@ -10,6 +10,7 @@ from typing import Any
 from fastmcp import Client
 
 from graphrag.memory.records import NewRecord, save_steps
+from graphrag.memory.schema import ensure_memory_schema
 from graphrag.names import fold, query_words
 from graphrag.server.access import LOCAL_PROJECT
 from graphrag.stores.graph import GraphStore
@@ -70,6 +71,23 @@ async def test_a_word_across_the_index_piece_cut_is_found(client: Client[Any]) -
     assert [h["id"] for h in await search(client, "𐌰𐌱")] == [gothic["id"]]
     longer_than_a_piece = "x" * 240 + "abcdefghij" + "y" * 100
     assert [(h["id"], h["score"]) for h in await search(client, longer_than_a_piece)] == [(latin["id"], 1)]
+
+
+async def test_records_saved_before_the_long_piece_marker_are_marked_once_at_start(
+    client: Client[Any], memory_graph: GraphStore
+) -> None:
+    """A record of an earlier version (no ``text_pieces``) behind 2,100 newer ones is found only through the
+    index, where its word is cut in two: the server's schema step marks it, and then it is found."""
+    old = NewRecord(content="x" * 250 + "abcdefghij", scope="shared", source="test")
+    (old_id,), steps = save_steps(LOCAL_PROJECT, True, "big", [old])
+    for row in steps[0][1]["records"]:
+        del row["text_pieces"]
+    memory_graph.write_together(steps)
+    seeded(memory_graph, "big", 2100, batches=3)
+    assert await search(client, "abcdefghij", workspace="big") == []
+
+    ensure_memory_schema(memory_graph)
+    assert [h["id"] for h in await search(client, "abcdefghij", workspace="big")] == [old_id]
 
 
 async def test_workspace_names_are_matched_exactly_and_never_read_as_lucene(client: Client[Any]) -> None:
