@@ -69,7 +69,7 @@ class Catalog:
 
     def result(self) -> CatalogResult:
         rows = self._graph.read("retrieval_catalog_relations", types=self._vocabulary.types(), hidden=self._hidden)
-        names = self._vocabulary.names()
+        names = self._vocabulary.names(self._hidden)
         # a name two packs declare as inverses of different relations lists the first (by type)
         inverses = {
             name: relation_of_type(backward[0].type)

@@ -194,14 +194,18 @@ class PackGraph:
                 raise InvalidArgument("path is empty: give relation names in order, e.g. ['part_of', 'led_by']")
             if len(path) > MAX_DEPTH:
                 raise InvalidArgument(f"path has {len(path)} relations; at most {MAX_DEPTH}")
-            steps = [self._vocabulary.resolve(name) for name in path]  # each hop: a name's every meaning
+            steps = [self._vocabulary.resolve(name, self._hidden) for name in path]  # each hop: a name's every meaning
         if relations is not None and not relations:
             raise InvalidArgument("relations is empty: leave it out to follow every relation")
         entity_id = self._existing(entity_id)
         to = self._existing(to) if to is not None else None
         if path is not None:
             return RelationPath(self._graph, self._hidden).follow(entity_id, steps, limit, to)
-        chosen = [s for name in relations for s in self._vocabulary.resolve(name)] if relations is not None else None
+        chosen = (
+            [s for name in relations for s in self._vocabulary.resolve(name, self._hidden)]
+            if relations is not None
+            else None
+        )
         walk = Walk.of(chosen if chosen is not None else [Step(t, True) for t in self._vocabulary.types()], direction)
         result = Neighbourhood(self._graph, self._hidden).around(entity_id, depth, walk, limit)
         if result is None:

@@ -176,7 +176,7 @@ class PackSearch:
         readings = self.linker.readings(pool.text) if links else {}
         sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
         anchor = self.linker.span_of(pool.text, sure[0].id) if sure else None
-        names, described = self._vocabulary.names(), self._vocabulary.described()
+        names, described = self._vocabulary.names(self._hidden), self._vocabulary.described(self._hidden)
         steps = plan(pool.text, names, anchor, config.walk.max_steps, described, self._kind_words())
         # A sure name is a start when the question is about it: the steps go out from it, it is written as
         # a reference (quoted, an id), or it is most of what the question says. A name met in passing

@@ -11,6 +11,7 @@ import json
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from graphrag.errors import InvalidArgument, echo
@@ -42,15 +43,38 @@ class Described:
     description: str
 
 
+@dataclass(frozen=True)
+class _Meanings:
+    """What a caller's readable packs make of relation names."""
+
+    names: dict[str, tuple[Step, ...]]
+    described: tuple[Described, ...]
+
+
+@dataclass(frozen=True)
+class _PackRelations:
+    """One pack's part of the vocabulary, as the ingester recorded it on its Pack node."""
+
+    types: tuple[str, ...]
+    declared: dict[str, str | None]
+    descriptions: dict[str, str]
+
+
 class RelationVocabulary:
-    """Read from the graph, at most every ``refresh_seconds``, so a fresh ingest's relations are known."""
+    """Read from the graph, at most every ``refresh_seconds``, so a fresh ingest's relations are known.
+
+    Names and descriptions are read pack by pack: ``hidden`` (the packs a caller may not read now) leaves a
+    pack's declared names and descriptions out, so they neither shape its walks nor show in its catalog or
+    hints. Relationship types are the graph's, shared by all (walks filter the entities they reach)."""
+
+    MAX_VIEWS = 64  # callers' distinct sets of hidden packs kept between refreshes
 
     def __init__(self, graph: GraphStore, refresh_seconds: float = 2.0) -> None:
         self._graph = graph
         self._refresh_seconds = refresh_seconds
-        self._names: dict[str, tuple[Step, ...]] = {}
+        self._packs: dict[str, _PackRelations] = {}
         self._types: list[str] = []
-        self._described: tuple[Described, ...] = ()
+        self._views: dict[frozenset[str], _Meanings] = {}
         self._loaded_at = -float("inf")
         self._lock = threading.Lock()
 
@@ -59,53 +83,68 @@ class RelationVocabulary:
         self._refresh()
         return self._types
 
-    def names(self) -> dict[str, tuple[Step, ...]]:
+    def names(self, hidden: Collection[str] = ()) -> dict[str, tuple[Step, ...]]:
         """Every relation name (types and declared inverses) with the steps it walks: one pack's inverse may
         be another's type or inverse (``follows``, ``required_by``), and a name keeps each meaning."""
-        self._refresh()
-        return self._names
+        return self._view(hidden).names
 
-    def described(self) -> tuple[Described, ...]:
+    def described(self, hidden: Collection[str] = ()) -> tuple[Described, ...]:
         """Every declared relation its pack describes, once per distinct description."""
-        self._refresh()
-        return self._described
+        return self._view(hidden).described
 
-    def resolve(self, name: str) -> tuple[Step, ...]:
+    def resolve(self, name: str, hidden: Collection[str] = ()) -> tuple[Step, ...]:
         """``part_of``, ``^part_of``, ``has_part`` (a declared inverse), ``partOf`` or ``PART_OF`` -> its steps."""
-        self._refresh()
+        names = self.names(hidden)
         backwards = name.startswith("^")
-        steps = self._names.get(normalise_relation(name.removeprefix("^")) or "")
+        steps = names.get(normalise_relation(name.removeprefix("^")) or "")
         if steps is None:
-            known = hint(name.removeprefix("^"), self._names, "relations", "pack_catalog")
+            known = hint(name.removeprefix("^"), names, "relations", "pack_catalog")
             raise InvalidArgument(f"unknown relation {echo(name)!r}; {known}")
         return tuple(Step(step.type, step.forward != backwards) for step in steps)
+
+    def _view(self, hidden: Collection[str]) -> _Meanings:
+        self._refresh()
+        key = frozenset(hidden)
+        with self._lock:
+            view = self._views.get(key)
+            if view is None:
+                if len(self._views) >= self.MAX_VIEWS:
+                    self._views.clear()
+                view = self._views[key] = _meanings([r for p, r in self._packs.items() if p not in key])
+            return view
 
     def _refresh(self) -> None:
         if time.monotonic() - self._loaded_at < self._refresh_seconds:
             return
         with self._lock:
-            row = self._graph.read("retrieval_vocabulary")[0]
-            meanings: dict[str, set[Step]] = defaultdict(set)
-            for type_ in row["types"]:
-                meanings[relation_of_type(type_)].add(Step(type_, True))
-            for vocabulary in row["vocabularies"]:
-                for name, step in _declared(json.loads(vocabulary)):
-                    meanings[name].add(step)
-            self._described = tuple(
-                sorted(
-                    {
-                        Described(name, Step(relationship_type(name), True), text)
-                        for descriptions in row["descriptions"]
-                        for name, text in json.loads(descriptions).items()
-                    },
-                    key=lambda d: (d.name, d.description),
+            self._packs = {
+                row["pack"]: _PackRelations(
+                    tuple(row["types"]), json.loads(row["relations"] or "{}"), json.loads(row["descriptions"] or "{}")
                 )
-            )
-            self._types = sorted({step.type for steps in meanings.values() for step in steps})
-            self._names = {
-                name: tuple(sorted(steps, key=lambda s: (s.type, not s.forward))) for name, steps in meanings.items()
+                for row in self._graph.read("retrieval_vocabulary")
             }
+            everything = _meanings(list(self._packs.values()))
+            self._types = sorted({step.type for steps in everything.names.values() for step in steps})
+            self._views = {frozenset(): everything}
             self._loaded_at = time.monotonic()
+
+
+def _meanings(packs: list[_PackRelations]) -> _Meanings:
+    meanings: dict[str, set[Step]] = defaultdict(set)
+    for relations in packs:
+        for type_ in relations.types:
+            meanings[relation_of_type(type_)].add(Step(type_, True))
+        for name, step in _declared(relations.declared):
+            meanings[name].add(step)
+    described = {
+        Described(name, Step(relationship_type(name), True), text)
+        for relations in packs
+        for name, text in relations.descriptions.items()
+    }
+    return _Meanings(
+        names={name: tuple(sorted(steps, key=lambda s: (s.type, not s.forward))) for name, steps in meanings.items()},
+        described=tuple(sorted(described, key=lambda d: (d.name, d.description))),
+    )
 
 
 def _declared(vocabulary: dict[str, str | None]) -> list[tuple[str, Step]]:

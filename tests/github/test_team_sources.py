@@ -196,6 +196,31 @@ async def test_revoked_read_closes_the_source_at_the_very_next_call(server: str,
             await call(reader, "reindex_source", source=SOURCE)
 
 
+async def test_a_hidden_packs_relation_names_and_descriptions_reach_only_its_readers(
+    server: str, team_repo: GitHubDouble
+) -> None:
+    """A team pack's declared inverse and description are its own words: a caller who may not read the pack
+    finds them neither in pack_catalog nor in the hint of an unknown relation."""
+    team_repo.write(
+        REPOSITORY,
+        "pack.yaml",
+        b"title: Handbook\nrelations:\n  depends_on: {inverse: fuels_quietly, description: Quietly feeds a rocket}\n",
+    )
+    await connect(server, team_repo, READER)
+    async with as_account(server)(READER) as reader:  # the server reads the relation vocabulary every 2 s
+        for _ in range(50):
+            if "fuels_quietly" in (await call(reader, "pack_catalog"))["inverses"]:
+                break
+            await asyncio.sleep(0.2)
+    for login, readable in ((READER, True), (STRANGER, False)):
+        async with as_account(server)(login) as client:
+            catalog = await call(client, "pack_catalog")
+            assert ("fuels_quietly" in catalog["inverses"]) is readable, login
+            with pytest.raises(ToolError) as refused:
+                await call(client, "pack_graph", id="LOCAL.ROCKET", path=["fuels_quietl"])
+            assert ("fuels_quietly" in str(refused.value)) is readable, login
+
+
 async def test_a_file_changed_in_github_is_not_served_from_the_stale_index(
     server: str, team_repo: GitHubDouble
 ) -> None:
