@@ -160,6 +160,19 @@ async def test_abstract_query_goes_to_expansion(client: Client[Any]) -> None:
     assert await search(client, "zzzz qqqq") == []  # unknown words, no project term: an empty answer
 
 
+async def test_expansion_reaches_the_workspaces_facts_behind_another_workspaces_nearer_records(
+    client: Client[Any],
+) -> None:
+    """The memory vector index spans every workspace: 70 records of another one, nearer to the query than this
+    workspace's record, fill the first neighbours, and the lookup widens until it reaches this workspace's."""
+    near = await save(client, "как у нас это делается", fact_key="release-process")
+    for n in range(70):
+        await save(client, "как у нас это?", workspace="crowd", source=f"agent-{n}")
+
+    hits = await search(client, "как у нас это?")
+    assert [(h["id"], h["score"]) for h in hits] == [(near["id"], 2)]
+
+
 @pytest.mark.parametrize(
     "content",
     [
