@@ -12,6 +12,7 @@ fused by rank, since their scores are not comparable.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ FETCH_FACTOR = 4  # index hits read per hit wanted, so pack and kind filters sti
 MIN_FETCH = 100
 PASSAGE_STEM = 5
 
+_PHRASE_SYNTAX = re.compile(r'(["\\])')
+
 SUFFIXES: dict[Script, str] = {"latin": "", "cyrillic": "_ru", "cjk": "_cjk"}  # index name suffix per script
 
 
@@ -39,6 +42,7 @@ class TextQuery:
 
     lucene: str
     suffixes: tuple[str, ...]
+    quoted: str | None = None  # the passages the question quotes, alone: what is found as written
 
     @classmethod
     def of(cls, text: str, phrases: TextConfig | None = None) -> TextQuery | None:
@@ -52,14 +56,19 @@ class TextQuery:
             sequence = [w[:MAX_TERM_CHARS] for w in word_sequence(text)[:MAX_TERMS]]
             pairs = dict.fromkeys(f"{a} {b}" for a, b in pairwise(sequence) if a != b)
             clauses += [f'"{pair}"~{phrases.phrase_slop}^{phrases.phrase_boost:g}' for pair in pairs]
+        quotes: list[str] = []
         if phrases is not None and phrases.quote_boost > 0:
             # a passage the question quotes is text it cites: found as written, it is what was asked for
             for start, end in quoted_passages(text):
-                # every word, stop words too: the analyzer leaves their places, as it did in the text indexed
-                passage = " ".join(w[:MAX_TERM_CHARS] for w in WORD.findall(fold(text[start:end]))[:MAX_TERMS])
-                if " " in passage:
-                    clauses.append(f'"{passage}"~{phrases.quote_slop}^{phrases.quote_boost:g}')
-        return cls(" OR ".join(clauses), suffixes)
+                # as written, for the index's analyzer to cut into words as it cut the text indexed (`3.6`,
+                # `we'd`, stop words' places): only a phrase's own syntax (quote, backslash) is escaped
+                passage = fold(text[start:end])
+                passage_words = list(WORD.finditer(passage))[:MAX_TERMS]
+                if len(passage_words) > 1:
+                    written = _PHRASE_SYNTAX.sub(r"\\\1", passage[: passage_words[-1].end()])
+                    quotes.append(f'"{written}"~{phrases.quote_slop}')
+            clauses += [f"{quote}^{phrases.quote_boost:g}" for quote in quotes]
+        return cls(" OR ".join(clauses), suffixes, " OR ".join(quotes) or None)
 
     def indexes(self, family: str) -> list[str]:
         """The indexes of a family (``entity_text``, ``passage_text``) that this question's scripts need."""
@@ -127,6 +136,22 @@ class TextSearch:
             ]
             for index in text.indexes("entity_text")
         ]
+        if text.quoted is not None:
+            # found as written first, in the order of the whole query
+            written = {
+                row["id"]
+                for index in text.indexes("entity_text")
+                for row in self._graph.read(
+                    "retrieval_text",
+                    index=index,
+                    lucene=text.quoted,
+                    fetch=max(MIN_FETCH, FETCH_FACTOR * query.limit),
+                    packs=_listed(query.packs),
+                    kinds=_listed(query.kinds),
+                    limit=query.limit,
+                )
+            }
+            rankings = [_written_first(ranking, written) for ranking in rankings]
         if len(rankings) == 1:
             return rankings[0]
         fused = reciprocal_rank([Ranked(ranking, 1.0) for ranking in rankings], self._k)
@@ -172,6 +197,14 @@ class PassageSearch:
             for entity, scored in out.items()
             if scored
         }
+
+
+def _written_first(ranking: list[Candidate], written: set[str]) -> list[Candidate]:
+    """The hits found as written above all others, each by as much as the best hit scored: a passage the
+    question quotes is what it asked for, and the fusion reads that from the scores."""
+    lift = max((c.score for c in ranking), default=0.0)
+    lifted = [Candidate(c.id, c.score + lift) if c.id in written else c for c in ranking]
+    return sorted(lifted, key=lambda c: -c.score)
 
 
 def _listed(values: Sequence[str] | None) -> list[str] | None:

@@ -53,4 +53,14 @@ def test_a_quoted_passage_is_one_more_phrase_with_its_stop_words_in_place() -> N
     assert query is not None
     assert query.lucene.endswith(' OR "the cache is flushed"~2^3')
     off = TextQuery.of('Which PEP says "the cache is flushed"?', TextConfig(phrase_boost=0, quote_boost=0))
-    assert off is not None and "~" not in off.lucene
+    assert off is not None and "~" not in off.lucene and off.quoted is None
+
+
+def test_a_quoted_passage_goes_to_the_analyzer_as_written_with_only_a_phrases_syntax_escaped() -> None:
+    """``3.6`` and ``we'd`` are one word each to the index's analyzer, as they were in the text it indexed."""
+    query = TextQuery.of(
+        'Which PEP says "Until 3.6 final, we\'d keep a\\b *as is*"?', TextConfig(phrase_boost=0, quote_boost=3)
+    )
+    assert query is not None
+    assert query.quoted == '"until 3.6 final, we\'d keep a\\\\b *as is"~3'
+    assert query.lucene.endswith(f" OR {query.quoted}^3")

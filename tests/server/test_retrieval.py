@@ -223,6 +223,26 @@ async def test_a_quoted_passage_found_as_written_ranks_first(run_ingest, client_
     assert found.results[0].id == "holder"
 
 
+async def test_a_quoted_passage_found_as_written_comes_first_whatever_the_words_scores(
+    run_ingest, client_for, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The passage is cut into words by the index's analyzer (``3.6`` and ``we'd`` are one word each, as in the
+    text indexed), and the entity holding it as written comes first in the default mode, though short entities
+    holding the same words in the same order, without 3.6 and we'd, score higher on each word and pair."""
+    pack = tmp_path / "releases"
+    pack.mkdir()
+    filler = " ".join(f"Line {n} of a changelog about unrelated matters." for n in range(6))
+    passage = "fixes are released until 3.6 final, so we'd keep both branches"
+    write_entity(pack, "holder", f"{filler} Bug {passage}. {filler}", summary="Changelog.")
+    for n in range(3):
+        write_entity(pack, f"apart{n}", f"Fixes released until final; keep both branches ({n}).", summary=f"Entry {n}.")
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, f'Which entry says "{passage}"?')
+
+    assert found.results[0].id == "holder"
+
+
 async def test_a_quoted_title_ending_in_a_bracket_is_a_reference(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Names match by words, so «Principle: Error as signal (feedback)» quotes the whole title, closing
     bracket and all: the question is about it, and the walk starts there."""
