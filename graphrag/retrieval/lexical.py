@@ -121,41 +121,27 @@ class TextSearch:
         text = TextQuery.of(query.text, self._config)
         if text is None:
             return []
-        rankings = [
-            [
-                Candidate(row["id"], row["score"])
-                for row in self._graph.read(
-                    "retrieval_text",
-                    index=index,
-                    lucene=text.lucene,
-                    fetch=max(MIN_FETCH, FETCH_FACTOR * query.limit),
-                    packs=_listed(query.packs),
-                    kinds=_listed(query.kinds),
-                    limit=query.limit,
-                )
-            ]
-            for index in text.indexes("entity_text")
-        ]
+        rankings = [self._hits(index, text.lucene, query) for index in text.indexes("entity_text")]
         if text.quoted is not None:
             # found as written first, in the order of the whole query
-            written = {
-                row["id"]
-                for index in text.indexes("entity_text")
-                for row in self._graph.read(
-                    "retrieval_text",
-                    index=index,
-                    lucene=text.quoted,
-                    fetch=max(MIN_FETCH, FETCH_FACTOR * query.limit),
-                    packs=_listed(query.packs),
-                    kinds=_listed(query.kinds),
-                    limit=query.limit,
-                )
-            }
+            written = {c.id for index in text.indexes("entity_text") for c in self._hits(index, text.quoted, query)}
             rankings = [_written_first(ranking, written) for ranking in rankings]
         if len(rankings) == 1:
             return rankings[0]
         fused = reciprocal_rank([Ranked(ranking, 1.0) for ranking in rankings], self._k)
         return [Candidate(i, score) for i, score in fused][: query.limit]
+
+    def _hits(self, index: str, lucene: str, query: Query) -> list[Candidate]:
+        rows = self._graph.read(
+            "retrieval_text",
+            index=index,
+            lucene=lucene,
+            fetch=max(MIN_FETCH, FETCH_FACTOR * query.limit),
+            packs=_listed(query.packs),
+            kinds=_listed(query.kinds),
+            limit=query.limit,
+        )
+        return [Candidate(row["id"], row["score"]) for row in rows]
 
 
 @dataclass(frozen=True)
