@@ -214,6 +214,13 @@ def word_sequence(query: str) -> list[str]:
 
 
 _PASSAGE = re.compile(r'"[^"]*"|«[^»]*»|“[^”]*”|„[^“”]*[“”]')
+_PHRASE_SYNTAX = re.compile(r'(["\\])')
+
+
+def phrase_text(text: str) -> str:
+    """``text`` as the inside of a Lucene phrase (``"..."``): its quotes and backslashes escaped, the only
+    syntax a phrase has, so nothing a caller writes is read as a query."""
+    return _PHRASE_SYNTAX.sub(r"\\\1", text)
 
 
 def quoted_passages(text: str) -> list[tuple[int, int]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from graphrag.names import WORD, fold
+from graphrag.names import WORD, fold, phrase_text
 
 PREVIEW_CHARS = 120
 # Lucene refuses a query of more than 1,024 clauses: a query's words are asked in batches of at most 400
@@ -28,7 +28,6 @@ _RUN_BREAK = re.compile(r"[ \t\n\r\f\v]+")
 # A hit's Lucene score bounds its score from above: 1 per matching word clause, none for the owner clauses, and
 # so much for a long piece (where a cut word may hide) that such a record is never left out by its bound.
 LONG_PIECE_BOOST = 1000
-_PHRASE_SPECIAL = re.compile(r'(["\\])')
 
 
 def key_text(fact_key: str | None) -> str:
@@ -59,7 +58,7 @@ def text_queries(project: str, workspace: str, words: Sequence[str], with_fact_k
     names are quoted with their quotes escaped.
     """
     fields = ("match_text", "fact_text") if with_fact_key else ("match_text",)
-    owner = f'+project:"{_phrase(project)}"^0 +workspace:"{_phrase(workspace)}"^0'
+    owner = f'+project:"{phrase_text(project)}"^0 +workspace:"{phrase_text(workspace)}"^0'
     long_pieces = f"text_pieces:long^{LONG_PIECE_BOOST}"
 
     def clauses(word: str) -> str:
@@ -72,7 +71,3 @@ def text_queries(project: str, workspace: str, words: Sequence[str], with_fact_k
         }
         for batch in (words[i : i + WORDS_PER_TEXT_QUERY] for i in range(0, len(words), WORDS_PER_TEXT_QUERY))
     ]
-
-
-def _phrase(name: str) -> str:
-    return _PHRASE_SPECIAL.sub(r"\\\1", name)

@@ -12,13 +12,12 @@ fused by rank, since their scores are not comparable.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from graphrag.names import WORD, Script, fold, query_words, quoted_passages, script_of, word_sequence
+from graphrag.names import WORD, Script, fold, phrase_text, query_words, quoted_passages, script_of, word_sequence
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.config import TextConfig
 from graphrag.retrieval.fusion import Ranked, reciprocal_rank
@@ -30,8 +29,6 @@ MAX_TERM_CHARS = 64
 FETCH_FACTOR = 4  # index hits read per hit wanted, so pack and kind filters still leave enough
 MIN_FETCH = 100
 PASSAGE_STEM = 5
-
-_PHRASE_SYNTAX = re.compile(r'(["\\])')
 
 SUFFIXES: dict[Script, str] = {"latin": "", "cyrillic": "_ru", "cjk": "_cjk"}  # index name suffix per script
 
@@ -65,7 +62,7 @@ class TextQuery:
                 passage = fold(text[start:end])
                 passage_words = list(WORD.finditer(passage))[:MAX_TERMS]
                 if len(passage_words) > 1:
-                    written = _PHRASE_SYNTAX.sub(r"\\\1", passage[: passage_words[-1].end()])
+                    written = phrase_text(passage[: passage_words[-1].end()])
                     quotes.append(f'"{written}"~{phrases.quote_slop}')
             clauses += [f"{quote}^{phrases.quote_boost:g}" for quote in quotes]
         return cls(" OR ".join(clauses), suffixes, " OR ".join(quotes) or None)
