@@ -8,6 +8,7 @@ Nothing here touches a store, so every layer may import it; a rule written twice
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -221,6 +222,12 @@ def phrase_text(text: str) -> str:
     """``text`` as the inside of a Lucene phrase (``"..."``): its quotes and backslashes escaped, the only
     syntax a phrase has, so nothing a caller writes is read as a query."""
     return _PHRASE_SYNTAX.sub(r"\\\1", text)
+
+
+def text_key(entity_id: str) -> str:
+    """An entity's own token in the full-text indexes: digits, which every analyzer keeps as they are, so a
+    query can be held to chosen entities (``text_key:(...)``) and no question's word is one by chance."""
+    return str(int.from_bytes(hashlib.blake2b(entity_id.encode(), digest_size=8).digest(), "big"))
 
 
 def quoted_passages(text: str) -> list[tuple[int, int]]:

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, Vectors, load_embedder
+from graphrag.stores.entity_schema import ensure_entity_schema
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.model import Entity
@@ -142,7 +143,7 @@ class _Stored:
 def _read_stored(graph: GraphStore, packs: list[Pack], schema: bool) -> _Stored:
     """Read phase: a pack id that another folder holds stops the run here, before anything is written."""
     if schema:
-        graph.ensure_schema()
+        ensure_entity_schema(graph)
     pack_ids = [p.manifest.id for p in packs]
     stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
     refuse_taken_ids(packs, stored_packs)

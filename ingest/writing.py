@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from graphrag.names import script_text
+from graphrag.names import script_text, text_key
 from graphrag.stores.graph import GraphStore
 from ingest.model import Entity
 from ingest.passages import cut
@@ -38,6 +38,7 @@ def entity_row(entity: Entity) -> dict[str, Any]:
         body_ru=script_text(entity.body, "cyrillic"),
         body_cjk=script_text(entity.body, "cjk"),
         sha256=entity.sha256,
+        text_key=text_key(entity.id),
     )
     return {"id": entity.id, "pack": entity.pack, "kind_label": entity.kind_label, "props": props}
 

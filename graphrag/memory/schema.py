@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from graphrag.memory.text import text_pieces
+from graphrag.stores.entity_schema import ensure_entity_schema
 from graphrag.stores.graph import GraphStore
 
 MARK_BATCH = 5000
@@ -14,7 +15,7 @@ log = logging.getLogger(__name__)
 
 def ensure_memory_schema(graph: GraphStore) -> None:
     """Idempotent; the server runs it at start, before the memory tools serve."""
-    graph.ensure_schema()
+    ensure_entity_schema(graph)
     graph.ensure_schema("memory_schema")
     _mark_text_pieces(graph)
 

@@ -5,8 +5,9 @@ A question is matched in the indexes its scripts need: Latin text in the English
 Cyrillic in the Russian one, Han/kana/hangul in the CJK one (bigrams). The Lucene query is built from
 the question's content words, each quoted, so nothing a user types is Lucene syntax, and from each pair of
 neighbouring content words as a sloppy phrase: an entity that holds the question's words near each other,
-in order, outranks one that holds them scattered through a long body. Lists from several indexes are
-fused by rank, since their scores are not comparable.
+in order, outranks one that holds them scattered through a long body. The words (and any passage the
+question quotes) find the entities, and the whole query then scores only those (``cypher/retrieval_text.cypher``
+says why). Lists from several indexes are fused by rank, since their scores are not comparable.
 """
 
 from __future__ import annotations
@@ -29,16 +30,18 @@ MAX_TERM_CHARS = 64
 FETCH_FACTOR = 4  # index hits read per hit wanted, so pack and kind filters still leave enough
 MIN_FETCH = 100
 PASSAGE_STEM = 5
+KEY_BATCH = 200  # text keys per phrase query: Lucene refuses a query of more than 1,024 clauses
 
 SUFFIXES: dict[Script, str] = {"latin": "", "cyrillic": "_ru", "cjk": "_cjk"}  # index name suffix per script
 
 
 @dataclass(frozen=True)
 class TextQuery:
-    """The Lucene query of a question and the index suffixes its scripts call for (digits alone: English)."""
+    """The Lucene queries of a question and the index suffixes its scripts call for (digits alone: English)."""
 
     lucene: str
     suffixes: tuple[str, ...]
+    words: str  # the content words alone: what finds the entities the whole query then scores
     quoted: str | None = None  # the passages the question quotes, alone: what is found as written
 
     @classmethod
@@ -48,7 +51,8 @@ class TextQuery:
         if not words:
             return None
         suffixes = tuple(dict.fromkeys(SUFFIXES[s] for s in map(script_of, words) if s is not None)) or ("",)
-        clauses = [f'"{w}"' for w in words]
+        terms = " OR ".join(f'"{w}"' for w in words)
+        clauses = [terms]
         if phrases is not None and phrases.phrase_boost > 0:
             sequence = [w[:MAX_TERM_CHARS] for w in word_sequence(text)[:MAX_TERMS]]
             pairs = dict.fromkeys(f"{a} {b}" for a, b in pairwise(sequence) if a != b)
@@ -65,7 +69,7 @@ class TextQuery:
                     written = phrase_text(passage[: passage_words[-1].end()])
                     quotes.append(f'"{written}"~{phrases.quote_slop}')
             clauses += [f"{quote}^{phrases.quote_boost:g}" for quote in quotes]
-        return cls(" OR ".join(clauses), suffixes, " OR ".join(quotes) or None)
+        return cls(" OR ".join(clauses), suffixes, terms, " OR ".join(quotes) or None)
 
     def indexes(self, family: str) -> list[str]:
         """The indexes of a family (``entity_text``, ``passage_text``) that this question's scripts need."""
@@ -118,27 +122,34 @@ class TextSearch:
         text = TextQuery.of(query.text, self._config)
         if text is None:
             return []
-        rankings = [self._hits(index, text.lucene, query) for index in text.indexes("entity_text")]
-        if text.quoted is not None:
-            # found as written first, in the order of the whole query
-            written = {c.id for index in text.indexes("entity_text") for c in self._hits(index, text.quoted, query)}
-            rankings = [_written_first(ranking, written) for ranking in rankings]
+        found = [self._found(index, text, query) for index in text.indexes("entity_text")]
+        # found as written first, in the order of the whole query
+        written = set().union(*(quoted for _, quoted in found))
+        rankings = [_written_first(ranking, written) for ranking, _ in found]
         if len(rankings) == 1:
             return rankings[0]
         fused = reciprocal_rank([Ranked(ranking, 1.0) for ranking in rankings], self._k)
         return [Candidate(i, score) for i, score in fused][: query.limit]
 
-    def _hits(self, index: str, lucene: str, query: Query) -> list[Candidate]:
-        rows = self._graph.read(
+    def _found(self, index: str, text: TextQuery, query: Query) -> tuple[list[Candidate], set[str]]:
+        """One index's entities, best first by the score the whole query gives them, and those that hold a
+        quoted passage as written."""
+        (row,) = self._graph.read(
             "retrieval_text",
             index=index,
-            lucene=lucene,
+            words=text.words,
+            quoted=text.quoted,
+            lucene=text.lucene,
             fetch=max(MIN_FETCH, FETCH_FACTOR * query.limit),
             packs=_listed(query.packs),
             kinds=_listed(query.kinds),
-            limit=query.limit,
+            batch=KEY_BATCH,
         )
-        return [Candidate(row["id"], row["score"]) for row in rows]
+        # an entity not yet given its key (written before keys, until the next start) keeps its words' score
+        scores: dict[str, float] = {hit["id"]: hit["score"] for hit in row["found"]}
+        scores.update((hit["id"], hit["score"]) for hit in row["scored"])
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: query.limit]
+        return [Candidate(i, score) for i, score in ranked], set(row["written"])
 
 
 @dataclass(frozen=True)

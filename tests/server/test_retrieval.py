@@ -57,6 +57,12 @@ async def test_filters_and_limits_hold_in_every_mode(example: Client[Any], mode:
         assert all(hit.matched == [mode] for hit in found.results)
 
 
+async def test_words_no_entity_holds_find_nothing_in_text_mode(example: Client[Any]) -> None:
+    found = await search(example, 'zyxwvut "qwertyuiop asdfghjkl"', mode="text")
+
+    assert found.results == []
+
+
 async def test_a_name_shared_by_two_entities_links_neither(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     pack = tmp_path / "twins"
     pack.mkdir()
@@ -241,6 +247,53 @@ async def test_a_quoted_passage_found_as_written_comes_first_whatever_the_words_
         found = await search(client, f'Which entry says "{passage}"?')
 
     assert found.results[0].id == "holder"
+
+
+async def test_a_quoted_passage_is_found_as_written_beyond_the_entities_its_words_find_first(
+    run_ingest, client_for, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The words find the entities the whole query scores, and so does the quoted passage: 150 short entries
+    holding its words far apart outscore, on the words alone, the long one that holds it as written."""
+    pack = tmp_path / "crowded"
+    pack.mkdir()
+    gap = "one two three four five six"
+    apart = f"zeta {gap} eta {gap} theta {gap} iota."
+    for n in range(150):
+        write_entity(pack, f"apart{n:03d}", f"{apart} {apart}", title=f"Entry {n}", summary="Note.")
+    filler = " ".join(f"Line {n} of a changelog about unrelated matters." for n in range(20))
+    write_entity(pack, "holder", f"{filler} Then zeta eta theta iota. {filler}", title="Changelog", summary="Log.")
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, 'Which entry says "zeta eta theta iota"?', mode="text")
+
+    assert found.results[0].id == "holder"
+
+
+def write_near_and_apart(pack: Path) -> None:
+    """Two entries of the same words, title and summary: their words score alike, so the one holding the
+    question's pair of words together ranks first only by its phrase (and would lose the tie by id)."""
+    pack.mkdir()
+    gap = "one two three four five six seven eight nine ten"
+    write_entity(pack, "apart", f"graph {gap} retrieval", title="Entry", summary="Note.")
+    write_entity(pack, "near", f"graph retrieval {gap}", title="Entry", summary="Note.")
+
+
+async def test_entities_written_before_text_keys_get_theirs_at_start_and_phrases_count_for_them(
+    run_ingest, client_for, graph: GraphStore, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    write_near_and_apart(tmp_path / "pairs")
+    run_ingest(tmp_path / "pairs")
+    async with client_for() as client:
+        written = await search(client, "graph retrieval", mode="text")
+    graph.write("test_unkey")
+    unkeyed = graph.read("schema_unkeyed_entities", limit=10)
+    async with client_for() as client:  # a server started on a store of an older release
+        keyed = await search(client, "graph retrieval", mode="text")
+
+    assert [hit.id for hit in written.results] == ["near", "apart"]
+    assert len(unkeyed) == 2
+    assert [hit.id for hit in keyed.results] == ["near", "apart"]
+    assert graph.read("schema_unkeyed_entities", limit=10) == []
 
 
 async def test_a_quoted_title_ending_in_a_bracket_is_a_reference(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
