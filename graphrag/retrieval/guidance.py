@@ -188,8 +188,7 @@ def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name]) -
         if position not in free or words[position].text in STOP_WORDS:
             position += 1
             continue
-        best: list[_Name] = []
-        best_score = (0, 0)
+        matched: list[tuple[tuple[int, int], _Name]] = []
         for name in vocabulary:
             span = len(name.core)
             if position + span > len(words) or not all(
@@ -198,11 +197,13 @@ def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name]) -
             ):
                 continue
             after = [w.text for w in words[position + span : position + span + len(name.linking)]]
-            score = (span, sum(1 for token in name.linking if token in after))
-            if score > best_score:
-                best, best_score = [name], score
-            elif score == best_score:
-                best.append(name)
+            matched.append(((span, sum(1 for token in name.linking if token in after)), name))
+        best_score = max((score for score, _ in matched), default=(0, 0))
+        best = [name for score, name in matched if score == best_score]
+        if any(name.passive for name in best):
+            # "used by" is the passive name (A used_by B) and the active one (B uses A) alike: a graph may
+            # hold either, and _directions reads each in its own voice
+            best += [name for score, name in matched if score[0] == best_score[0] and not name.linking]
         if best:
             found.append(_Mention(position, position + best_score[0] - 1, tuple(best)))
             position += best_score[0]

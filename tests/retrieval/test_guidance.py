@@ -144,6 +144,21 @@ def test_described_start_stands_where_the_content_words_are(
     assert steps(question, PACKAGES, None) == expected
 
 
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Which states are used by the somatic state of a tissue volume?", None),
+        ("Which methods are used by Apollo 11?", "Apollo 11"),
+    ],
+)
+def test_a_passive_relation_word_reads_the_active_name_too(question: str, named: str | None) -> None:
+    """A graph holding both ``uses`` and a few ``used_by`` links: "used by X" is X's outgoing ``uses`` as much
+    as the incoming ``used_by``."""
+    both = vocabulary(dict.fromkeys(["uses", "used_by"]))
+
+    assert steps(question, both, named) == [[("USED_BY", False), ("USES", True)]]
+
+
 def test_a_relation_word_between_an_article_and_the_entity_says_what_it_is() -> None:
     """``the formalization 'X'`` names X's kind; it is no step, though ``formalizes`` is a relation."""
     names = {"formalizes": (Step("FORMALIZES", True),), "fails_with": (Step("FAILS_WITH", True),)}
