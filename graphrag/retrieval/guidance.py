@@ -10,7 +10,8 @@ word and not by per-pack lists. A name's direction follows from where its entity
 - the entity after the word is its object (``What depends on X?``, ``the rocket that launched X``),
   unless ``by`` makes it the agent (``recommended by X``) or ``of`` a possessor (``the dependencies of
   X``; but ``the dependents of X`` names those on the other side);
-- a name ending in ``_by`` reads passively (``A launched_by B``: B launched A).
+- a name ending in ``_by`` reads passively (``A launched_by B``: B launched A); a passive word (``used by``)
+  reads that name and the active one alike (``used_by`` and ``uses``), each in its own voice.
 
 Several relation words make a chain, taken outwards from the entity: ``Which items are recommended by the
 dependencies of X?`` is ``depends`` then ``recommends``; ``Who led the agency that built the rocket that
