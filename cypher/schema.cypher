@@ -12,6 +12,7 @@
 CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (e:Entity) REQUIRE e.id IS UNIQUE;
 CREATE CONSTRAINT pack_id IF NOT EXISTS FOR (p:Pack) REQUIRE p.id IS UNIQUE;
 CREATE INDEX entity_pack IF NOT EXISTS FOR (e:Entity) ON (e.pack);
+CREATE INDEX entity_ingested_at IF NOT EXISTS FOR (e:Entity) ON (e.ingested_at);
 CREATE INDEX passage_entity IF NOT EXISTS FOR (p:Passage) ON (p.entity);
 CREATE FULLTEXT INDEX entity_text IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body, e.text_key] OPTIONS {indexConfig: {`fulltext.analyzer`: 'english', `fulltext.eventually_consistent`: true}};
 CREATE FULLTEXT INDEX entity_text_ru IF NOT EXISTS FOR (e:Entity) ON EACH [e.title, e.summary, e.alias_text, e.body_ru, e.text_key] OPTIONS {indexConfig: {`fulltext.analyzer`: 'russian', `fulltext.eventually_consistent`: true}};
