@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Mapping
+import stat
+import time
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,8 +30,6 @@ class PackError(Exception):
     """The pack itself cannot be read (missing folder, broken pack.yaml): a bad invocation."""
 
 
-# Says whether a file (pack id, pack-relative path, sha256) is stored as it is: it need not be parsed.
-Known = Callable[[str, str, str], bool]
 FileKey = tuple[str, str]  # (pack id, pack-relative path)
 
 
@@ -143,16 +143,48 @@ def markdown_files(root: Path) -> list[tuple[Path, str]]:
     return sorted(found, key=lambda item: item[1])
 
 
-def read_files(pack: Pack, known: Known | None = None, settled: Mapping[str, str] | None = None) -> None:
-    """Hash every file; parse those that are not ``known`` to be stored as they are. A file that cannot
-    be read is rejected like one that cannot be parsed: reported, and its stored version kept. ``settled``
-    (pack-relative path -> stored sha256): files the caller saw unchanged since they were stored (a
-    watcher's files not saved since), taken as stored without being read; a link is read all the same,
-    since its target may have changed under another name."""
+@dataclass(frozen=True)
+class StoredFile:
+    """A file as the graph holds it: its content's hash and, when it was read at rest, its stamp."""
+
+    sha256: str
+    stamp: str | None = None
+
+
+# A file changed this recently may change again within the same tick of the file system's clock, leaving its
+# stamp as it was: it gets no stamp, so the next run reads it (2 s: the coarsest clock of a common file system).
+RESTLESS_NS = 2 * 10**9
+
+
+def file_stamp(path: Path, now_ns: int) -> str | None:
+    """What shows a regular file unchanged without reading it: inode, size, modification and change time
+    (the change time moves on every write, and no tool sets it back). None for a link, or a file changed in
+    the last ``RESTLESS_NS``."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or now_ns - max(info.st_mtime_ns, info.st_ctime_ns) < RESTLESS_NS:
+        return None
+    return f"{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
+
+
+def read_files(
+    pack: Pack, stored: Mapping[str, StoredFile] | None = None, settled: Collection[str] = frozenset()
+) -> None:
+    """Hash every file and parse those whose content differs from the ``stored`` version (pack-relative
+    path -> file). A file whose stamp is the stored one is taken as stored without being read: a run over
+    files that did not change reads none. ``settled``: paths the caller saw unchanged since they were
+    stored (a watcher's files not saved since), taken as stored unread too; a link is read all the same,
+    since its target may have changed under another name. A file that cannot be read is rejected like one
+    that cannot be parsed: reported, and its stored version kept."""
+    stored = stored or {}
+    now = time.time_ns()
     for path, rel in markdown_files(pack.root):
-        stored = (settled or {}).get(rel)
-        if stored is not None and not path.is_symlink():
-            pack.files.append(ParsedFile(path=rel, sha256=stored, unchanged=True))
+        before = stored.get(rel)
+        stamp = file_stamp(path, now)
+        if before is not None and stamp is not None and (stamp == before.stamp or rel in settled):
+            pack.files.append(ParsedFile(path=rel, sha256=before.sha256, unchanged=True, stamp=before.stamp))
             continue
         try:
             raw = read_pack_file(pack.root, path, rel)
@@ -162,10 +194,12 @@ def read_files(pack: Pack, known: Known | None = None, settled: Mapping[str, str
             pack.files.append(unread)
             continue
         sha = hashlib.sha256(raw).hexdigest()
-        if known is not None and known(pack.manifest.id, rel, sha):
-            pack.files.append(ParsedFile(path=rel, sha256=sha, unchanged=True))
+        if before is not None and before.sha256 == sha:
+            pack.files.append(ParsedFile(path=rel, sha256=sha, unchanged=True, stamp=stamp))
         else:
-            pack.files.append(parse_file(pack.manifest, rel, raw, sha))
+            parsed = parse_file(pack.manifest, rel, raw, sha)
+            parsed.stamp = stamp
+            pack.files.append(parsed)
 
 
 class Unreadable(Exception):

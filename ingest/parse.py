@@ -33,6 +33,8 @@ _RESERVED_PROPERTIES = {
     "ingested_at",
     "kind_label",
     "alias_text",
+    "text_key",
+    "file_stamp",
 }
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 
@@ -46,6 +48,7 @@ class ParsedFile:
     entity: Entity | None = None
     skipped: bool = False
     unchanged: bool = False  # stored as it is: not parsed again
+    stamp: str | None = None  # what showed the file unchanged, for the next run (packs.file_stamp)
     problems: list[Problem] = field(default_factory=list)
 
     @property

@@ -26,7 +26,7 @@ from graphrag.stores.entity_schema import ensure_entity_schema
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.model import Entity
-from ingest.packs import MANIFEST, FileKey, Pack, PackError, open_pack, read_files
+from ingest.packs import MANIFEST, FileKey, Pack, PackError, StoredFile, open_pack, read_files
 from ingest.plan import Plan, StoredEntity, plan
 from ingest.report import DanglingLink, IngestReport
 from ingest.writing import GraphWriter, vector_payload
@@ -34,6 +34,7 @@ from ingest.writing import GraphWriter, vector_payload
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 EMBED_BATCH = 1000  # one graph transaction per batch, too, unless it is larger than writing.TRANSACTION_BYTES
 WRITE_BATCH = 500
+STAMP_BATCH = 10_000
 DERIVED_VERSION = 2  # raise when passages (or other data derived from files) are cut differently
 # Of a relation's description, what search and pack_catalog read (search reads its first 64 content words,
 # the catalog 300 characters): the graph keeps no more, so a huge one is not re-read on every refresh.
@@ -102,7 +103,7 @@ def ingest(
 
     Its phases, in the order that keeps a run killed anywhere repairable by the next: read what is stored,
     plan, mark the packs' vectors pending, write vectors then graph batch by batch, remove what is gone,
-    mark the packs settled."""
+    stamp the files read, mark the packs settled."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
     packs = open_packs(paths, named)
@@ -119,6 +120,7 @@ def ingest(
             indexing = _write_stores(beside, writer, vectors.store, embedder, work, progress, timings)
             _remove(graph, writer, work, timings)
             indexing.result()
+        _stamp_files(graph, packs, stored, timings)
         _mark_settled(graph, packs, stored, work, embedder.id, pending, timings)
     timings["total"] = time.perf_counter() - started
     work.report.timings = {k: round(v, 3) for k, v in timings.items()}
@@ -301,21 +303,47 @@ def _read_changed_files(
     reembed: set[str],
     saved: Collection[FileKey] | None,
 ) -> None:
-    """Parse only files whose content differs from the stored version; all files of the ``reread`` packs
-    (their pack.yaml changed, which changes how links read, or their vectors need rebuilding), and the
-    files of the ``reembed`` entities. With ``saved``, the other stored files are not even read."""
-    known = {(s.pack, s.path): s.sha256 for s in stored.values() if s.id not in reembed}
+    """Parse only files whose content differs from the stored version (a file whose stamp is unchanged is
+    not even read); all files of the ``reread`` packs (their pack.yaml changed, which changes how links
+    read, or their vectors need rebuilding), and the files of the ``reembed`` entities. With ``saved``, the
+    other stored files are taken as stored unread."""
+    files: dict[str, dict[str, StoredFile]] = {}
+    for entity in stored.values():
+        if entity.id not in reembed:
+            files.setdefault(entity.pack, {})[entity.path] = StoredFile(entity.sha256, entity.stamp)
     for pack in packs:
         pack_id = pack.manifest.id
         if pack_id in reread:
             read_files(pack)
             continue
-        unsaved = (
-            None
-            if saved is None
-            else {path: sha for (p, path), sha in known.items() if p == pack_id and (p, path) not in saved}
-        )
-        read_files(pack, lambda p, path, sha: known.get((p, path)) == sha, unsaved)
+        held = files.get(pack_id, {})
+        settled = frozenset() if saved is None else {path for path in held if (pack_id, path) not in saved}
+        read_files(pack, held, settled)
+
+
+def _stamp_files(graph: GraphStore, packs: list[Pack], stored: _Stored, timings: dict[str, float]) -> None:
+    """Stamp phase: each file's stamp (``packs.file_stamp``; "" for a file that had none) on the entity of its
+    content, unless it is there already, so the next run reads only files whose stamp changed. After the
+    entities' writes, which replace every property; a run that stops before leaves files to read again."""
+    by_path = {(e.pack, e.path): e for e in stored.entities.values()}
+    rows = []
+    for pack in packs:
+        pack_id = pack.manifest.id
+        for parsed in pack.files:
+            before = by_path.get((pack_id, parsed.path))
+            stamp = parsed.stamp or ""
+            if parsed.unchanged and before is not None and (before.stamp or "") != stamp:
+                entity_id = before.id
+            elif parsed.entity is not None:
+                entity_id = parsed.entity.id
+            else:
+                continue
+            rows.append(
+                {"id": entity_id, "pack": pack_id, "path": parsed.path, "sha256": parsed.sha256, "stamp": stamp}
+            )
+    with _timed(timings, "neo4j_write"):
+        for _, batch in _batches(rows, STAMP_BATCH):
+            graph.write("ingest_stamp_files", rows=batch)
 
 
 def _count_links(graph: GraphStore, report: IngestReport, pack_ids: list[str]) -> dict[str, list[str]]:

@@ -24,6 +24,7 @@ class StoredEntity:
     sha256: str
     title: str | None = None
     aliases: list[str] | None = None
+    stamp: str | None = None
 
 
 @dataclass

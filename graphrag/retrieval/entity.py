@@ -21,7 +21,18 @@ from graphrag.stores.graph import GraphStore
 PREVIEW_CHARS = 2000  # the budget caps previews at 2,000 UTF-16 units; never fetch more
 _TOP_LEVEL = ("id", "pack", "kind", "title", "summary", "path", "sha256")
 _INTERNAL = frozenset(
-    {"body", "body_latin", "body_ru", "body_cjk", "kind_label", "alias_text", "text_key", "revision", "ingested_at"}
+    {
+        "body",
+        "body_latin",
+        "body_ru",
+        "body_cjk",
+        "kind_label",
+        "alias_text",
+        "text_key",
+        "file_stamp",
+        "revision",
+        "ingested_at",
+    }
 )
 
 

@@ -47,7 +47,7 @@ def run(home: Path, pack: Path, kill_at: tuple[str, int] | None = None) -> int:
 def snapshot(graph: GraphStore, home: Path) -> dict[str, Any]:
     nodes = graph.read("test_snapshot_nodes")
     for node in nodes:
-        for varies in ("ingested_at", "revision", "root"):  # when, how often and from where: not what
+        for varies in ("ingested_at", "revision", "root", "file_stamp"):  # when, how often, from where: not what
             node["properties"].pop(varies, None)
     with VectorStore.open(Settings(graphrag_home=home)) as vectors:
         _, payloads, matrix = vectors.snapshot()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
+from ingest.packs import OUTSIDE, RESTLESS_NS, StoredFile, file_stamp, open_pack, read_files
 from tests.conftest import EXAMPLES
 
 
@@ -69,6 +72,50 @@ def test_second_run_writes_nothing(run_ingest, graph: GraphStore) -> None:
     assert (report.added, report.updated, report.removed, report.embedded) == ([], [], [], 0)
     assert report.unchanged == 32
     assert count(graph, "MATCH (e:Entity {id: 'SM.BODY.MOON'}) RETURN e.revision") == before
+
+
+def come_to_rest() -> None:
+    """Files written just now get no stamp (packs.RESTLESS_NS): wait until they would."""
+    time.sleep(RESTLESS_NS / 1e9 + 0.1)
+
+
+def stored_files(graph: GraphStore) -> dict[str, StoredFile]:
+    rows = graph.read("ingest_stored_entities", packs=["space-missions"])
+    return {row["path"]: StoredFile(row["sha256"], row["stamp"]) for row in rows}
+
+
+def test_a_file_whose_stamp_holds_is_taken_as_stored_unread(run_ingest, pack_copy: Path, graph: GraphStore) -> None:
+    come_to_rest()
+    run_ingest(pack_copy)
+    stored = stored_files(graph)
+    moon = "bodies/moon.md"
+    assert stored[moon].stamp == file_stamp(pack_copy / moon, time.time_ns())
+
+    pack = open_pack(pack_copy)
+    read_files(pack, {**stored, moon: StoredFile("0" * 64, stored[moon].stamp)})
+
+    # a stored hash that is not the file's is kept: the file was not read
+    assert {f.path: f.sha256 for f in pack.files}[moon] == "0" * 64
+
+
+def test_a_file_whose_stamp_changed_is_read_again(
+    run_ingest, pack_copy: Path, graph: GraphStore, tmp_path: Path
+) -> None:
+    come_to_rest()
+    run_ingest(pack_copy)
+    moon, saturn = pack_copy / "bodies" / "moon.md", pack_copy / "vehicles" / "saturn-v.md"
+    os.utime(moon)  # touched: the same content under a new stamp
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(saturn.read_bytes())
+    saturn.unlink()
+    saturn.symlink_to(outside)  # the same content through a link out of the pack
+    come_to_rest()
+
+    report = run_ingest(pack_copy)
+
+    assert [(p.path, p.message) for p in report.errors] == [("vehicles/saturn-v.md", OUTSIDE)]
+    assert (report.updated, report.unchanged) == ([], 31)  # saturn-v.md keeps its stored version
+    assert stored_files(graph)["bodies/moon.md"].stamp == file_stamp(moon, time.time_ns())
 
 
 def test_edit_reembeds_one_entity(run_ingest, pack_copy: Path, graph: GraphStore) -> None:
