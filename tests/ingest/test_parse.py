@@ -194,6 +194,11 @@ def test_graph_property_names_are_kept_under_another_name() -> None:
     assert rendered(parsed) == ["notes/a.md:3: warning [pack]: key 'pack' is a graph property name; kept as 'fm_pack'"]
 
 
+def test_the_ingesters_own_bookkeeping_names_are_graph_property_names() -> None:
+    parsed = parse("---\nid: X\nfile_stamp: forged\ntext_key: '1'\n---\n")
+    assert parsed.entity is not None and parsed.entity.properties == {"fm_file_stamp": "forged", "fm_text_key": "1"}
+
+
 # YAML cannot carry control characters, byte-order marks or line separators inside a scalar.
 PRINTABLE = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\ufeff\ufffe\uffff")
 
