@@ -2,6 +2,8 @@
 
     python -m bench.http_load --clients 8 --calls 250 --entities 10000
     python -m bench.http_load --clients 2 --calls 150 --entities 100000 --keep DIR   # serve's memory at 100k
+    GRAPHRAG_EMBEDDER=bench.stored_vectors:from_environment BENCH_VECTOR_BANK=DIR/bank.npy \
+        python -m bench.http_load --clients 2 --calls 150 --entities 1000000 --sections 0 --keep DIR  # a million
 
 Ingests a synthetic pack (bench/synthetic.py) into the running Neo4j and a temporary embedded Qdrant
 (``--keep DIR``: in DIR, and a later run with the same DIR and size reuses that store without ingesting),
@@ -145,6 +147,7 @@ def main() -> None:
     parser.add_argument("--entities", type=int, default=10_000)
     parser.add_argument("--keep", type=Path, help="Folder that keeps the pack and its Qdrant between runs.")
     parser.add_argument("--port", type=int, help="The server's loopback port (default: a free one).")
+    parser.add_argument("--sections", type=int, default=3, help="Body sections per entity (bench/synthetic.py).")
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         work = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="graphrag-bench-load-")))
@@ -152,7 +155,7 @@ def main() -> None:
         with GraphStore.connect(settings) as graph:
             try:
                 embedder = load_embedder(settings.graphrag_embedder)
-                ingested(work, args.entities, 3, settings, graph, embedder, keep=args.keep is not None)
+                ingested(work, args.entities, 3, settings, graph, embedder, args.keep is not None, args.sections)
                 del embedder  # only the server's own memory is measured, in its own process
                 serve(settings, args.clients, args.calls, args.entities, args.port or free_port())
             finally:

@@ -4,6 +4,7 @@ through the one that holds it, the former local-mode folder moved in once, and w
 from __future__ import annotations
 
 import fcntl
+import json
 import logging
 import subprocess
 import sys
@@ -58,6 +59,14 @@ def test_filters_run_in_the_engine_on_indexed_fields(settings: Settings) -> None
         assert set(shard.info().payload_schema) == {"pack", "kind"}
     finally:
         shard.close()
+
+
+def test_a_new_shard_keeps_its_floats_on_disk_and_an_int8_copy_in_memory(settings: Settings) -> None:
+    with VectorStore.open(settings) as store:
+        store.ensure_collection(EMBEDDER, 8)
+    config = json.loads((settings.qdrant_path / "shard" / "edge_config.json").read_text())  # as Edge persists it
+    assert config["vectors"][""]["memory"] == "cold"
+    assert config["quantization_config"] == {"scalar": {"type": "int8", "quantile": 0.99, "memory": "pinned"}}
 
 
 def test_a_shard_of_another_embedder_is_refused_to_queries(settings: Settings) -> None:

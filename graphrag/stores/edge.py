@@ -50,6 +50,10 @@ INDEXED_FIELDS = ("pack", "kind")
 # filter's neighbours' neighbours (ACORN): without it, a third of 200,000 points found .78 of the exact top
 # 10 (some queries none); with it, a third of a million found .977 at 256 and .998 at 1024 (p50 15.5 ms).
 SEARCH_EF = 1024
+# QUANTIZED: a shard made now keeps its float vectors on disk and an int8 copy (a quarter of the size) in
+# memory; HNSW walks the copy and OVERSAMPLING times the asked number of best candidates are scored again on
+# the floats. Measured in bench/vector_recall.py (see docs/scaling.md). A shard made before keeps its settings.
+OVERSAMPLING = 2.0
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "pack-graphrag/entity")
 PAGE = 1000
 CALLS = frozenset(
@@ -124,7 +128,7 @@ class EdgeEngine:
                 self._shard = None
 
     def ensure_collection(self, embedder_id: str, dimension: int, expect_points: bool, where: str) -> str | None:
-        from qdrant_edge import Distance, EdgeConfig, EdgeShard, EdgeVectorParams, PayloadSchemaType, UpdateOperation
+        from qdrant_edge import EdgeShard, PayloadSchemaType, UpdateOperation
 
         with self._write:
             meta = self._meta
@@ -135,7 +139,7 @@ class EdgeEngine:
                 self._shard.close()
                 self._shard = None
             shutil.rmtree(self._path, ignore_errors=True)
-            shard = EdgeShard.create(str(self._path), EdgeConfig(vectors=EdgeVectorParams(dimension, Distance.Cosine)))
+            shard = EdgeShard.create(str(self._path), _shard_config(dimension))
             for field in INDEXED_FIELDS:
                 shard.update(UpdateOperation.create_field_index(field, PayloadSchemaType.Keyword))
             shard.flush()
@@ -194,7 +198,7 @@ class EdgeEngine:
     def search(
         self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, embedder: str
     ) -> list[Hit]:
-        from qdrant_edge import AcornSearchParams, Filter, Query, QueryRequest, SearchParams
+        from qdrant_edge import AcornSearchParams, Filter, QuantizationSearchParams, Query, QueryRequest, SearchParams
 
         if self._shard is None or limit < 1:
             return []
@@ -209,7 +213,11 @@ class EdgeEngine:
             query=Query.Nearest(vector.tolist()),
             filter=Filter(must=must),
             with_payload=["id"],
-            params=SearchParams(hnsw_ef=max(SEARCH_EF, limit), acorn=AcornSearchParams(enable=True) if must else None),
+            params=SearchParams(
+                hnsw_ef=max(SEARCH_EF, limit),
+                acorn=AcornSearchParams(enable=True) if must else None,
+                quantization=QuantizationSearchParams(rescore=True, oversampling=OVERSAMPLING),
+            ),
         )
         return [(hit.payload or {}, float(hit.score)) for hit in self._shard.query(request)]
 
@@ -217,6 +225,17 @@ class EdgeEngine:
         if self._shard is None:
             raise StoreUnavailable(f"no vector collection at {self._folder}: run `graphrag ingest` first")
         return self._shard
+
+
+def _shard_config(dimension: int) -> Any:
+    """A new shard's settings: the vectors on disk, and in memory their int8 quantization, which HNSW walks;
+    the best candidates are scored again on the float vectors read from disk (see QUANTIZED)."""
+    from qdrant_edge import Distance, EdgeConfig, EdgeVectorParams, Memory, ScalarQuantizationConfig, ScalarType
+
+    return EdgeConfig(
+        vectors=EdgeVectorParams(dimension, Distance.Cosine, memory=Memory.Cold),
+        quantization_config=ScalarQuantizationConfig(ScalarType.Int8, quantile=0.99, memory=Memory.Pinned),
+    )
 
 
 def _condition_edge(key: str, values: Sequence[str]) -> Any:
