@@ -171,6 +171,11 @@ class _VectorsOnDemand:
     store: VectorStore | None = None
     reindexed: str | None = None
 
+    def lost(self) -> bool:
+        """The graph holds entities but their vectors' collection is gone (a deleted folder, another Qdrant
+        server): opening it rebuilds every vector."""
+        return self.expect_points and not VectorStore.collection_exists(self.settings)
+
     def open(self) -> VectorStore:
         if self.store is None:
             self.store = self.opened.enter_context(VectorStore.open(self.settings))
@@ -219,15 +224,16 @@ def _plan(
     timings: dict[str, float],
 ) -> tuple[list[Pack], Plan]:
     """Plan phase: parse the files that changed and compare them with what is stored; still nothing written
-    but a rebuilt collection. Planning shows whether vectors change, and only then is Qdrant opened: if its
-    collection must be rebuilt, every file is parsed and planned again, each entity to be embedded."""
+    but a rebuilt collection. Planning shows whether vectors change, and only then (or when the collection
+    is gone) is Qdrant opened: if its collection must be rebuilt, every file is parsed and planned again, each
+    entity to be embedded."""
     stale = stored.stale(embedder.id) | (set(stored.pack_ids) if vectors.reindexed else set())
     relinked = frozenset(p.manifest.id for p in packs if _rewrite_all(p, stored.packs.get(p.manifest.id)))
     with _timed(timings, "parse"):
         _read_changed_files(packs, stored.entities, stale | relinked, reembed, saved)
     with _timed(timings, "plan"):
         work = plan(packs, stored.entities, stored.others, stale, relinked_packs=relinked, reembed=reembed)
-    if vectors.store is None and (work.embed or work.remove):
+    if vectors.store is None and (work.embed or work.remove or vectors.lost()):
         vectors.open()
         if vectors.reindexed:
             with _timed(timings, "parse"):

@@ -244,6 +244,11 @@ def _condition_edge(key: str, values: Sequence[str]) -> Any:
     return FieldCondition(key=key, match=MatchAny(any=list(values)))
 
 
+def shard_exists(folder: Path) -> bool:
+    """Whether a shard is there, read from its files without loading it."""
+    return _read_meta(folder) is not None
+
+
 def _read_meta(folder: Path) -> dict[str, Any] | None:
     try:
         found = json.loads((folder / "embedder.json").read_text(encoding="utf-8"))

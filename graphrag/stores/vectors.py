@@ -34,6 +34,7 @@ from graphrag.stores.edge import (
     point_id,
     reach,
     release,
+    shard_exists,
 )
 
 
@@ -161,6 +162,15 @@ class VectorStore(Store):
         store = cls(settings.qdrant_path, None, str(settings.qdrant_path))
         store._edge = store._find()
         return store
+
+    @classmethod
+    def collection_exists(cls, settings: Settings) -> bool:
+        """Whether the vectors are there at all, asked without loading an embedded shard: an ingest that
+        changes nothing asks it, so a lost collection is rebuilt rather than left missing under the graph."""
+        if not settings.qdrant_url:
+            return shard_exists(settings.qdrant_path)
+        with cls.open(settings) as store:
+            return store._call("embedder") is not None
 
     def _find(self) -> Owner | Connection:
         assert self._folder is not None

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 
 from graphrag.config import Settings
+from graphrag.stores.edge import missing
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.packs import OUTSIDE, RESTLESS_NS, StoredFile, file_stamp, open_pack, read_files
@@ -116,6 +118,20 @@ def test_a_file_whose_stamp_changed_is_read_again(
     assert [(p.path, p.message) for p in report.errors] == [("vehicles/saturn-v.md", OUTSIDE)]
     assert (report.updated, report.unchanged) == ([], 31)  # saturn-v.md keeps its stored version
     assert stored_files(graph)["bodies/moon.md"].stamp == file_stamp(moon, time.time_ns())
+
+
+def test_a_lost_vector_collection_is_rebuilt_by_an_ingest_that_changes_nothing(
+    run_ingest, graph: GraphStore, settings: Settings
+) -> None:
+    run_ingest(EXAMPLES / "space-missions")
+    shutil.rmtree(settings.qdrant_path)
+
+    report = run_ingest(EXAMPLES / "space-missions")
+
+    assert report.reindexed == missing(str(settings.qdrant_path))
+    assert report.embedded == 32
+    with VectorStore.open(settings) as vectors:
+        assert len(vectors.payloads()) == 32
 
 
 def test_edit_reembeds_one_entity(run_ingest, pack_copy: Path, graph: GraphStore) -> None:
