@@ -50,9 +50,8 @@ INDEXED_FIELDS = ("pack", "kind")
 # filter's neighbours' neighbours (ACORN): without it, a third of 200,000 points found .78 of the exact top
 # 10 (some queries none); with it, a third of a million found .977 at 256 and .998 at 1024 (p50 15.5 ms).
 SEARCH_EF = 1024
-# QUANTIZED: a shard made now keeps its float vectors on disk and an int8 copy (a quarter of the size) in
-# memory; HNSW walks the copy and OVERSAMPLING times the asked number of best candidates are scored again on
-# the floats. Measured in bench/vector_recall.py (see docs/scaling.md). A shard made before keeps its settings.
+# How many times the asked number of best candidates an int8 shard (``_shard_config``) scores again on the
+# floats. Measured in bench/vector_recall.py (see docs/scaling.md).
 OVERSAMPLING = 2.0
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "pack-graphrag/entity")
 PAGE = 1000
@@ -228,8 +227,9 @@ class EdgeEngine:
 
 
 def _shard_config(dimension: int) -> Any:
-    """A new shard's settings: the vectors on disk, and in memory their int8 quantization, which HNSW walks;
-    the best candidates are scored again on the float vectors read from disk (see QUANTIZED)."""
+    """A new shard's settings: the float vectors on disk, and in memory their int8 copy (a quarter of the
+    size), which HNSW walks; the best candidates are scored again on the floats (``OVERSAMPLING``). A shard
+    made before keeps its own settings."""
     from qdrant_edge import Distance, EdgeConfig, EdgeVectorParams, Memory, ScalarQuantizationConfig, ScalarType
 
     return EdgeConfig(
@@ -420,7 +420,7 @@ def migrate_local_mode(folder: Path) -> None:
     """Copy the former embedded engine's collection (``qdrant-client`` local mode, a sibling ``qdrant``
     folder) into a new Edge shard, once; the old folder is renamed, kept until its owner deletes it."""
     old = folder.parent / "qdrant"
-    if _read_meta(folder) is not None or not (old / "collection" / COLLECTION).is_dir():
+    if shard_exists(folder) or not (old / "collection" / COLLECTION).is_dir():
         return
     from qdrant_client import QdrantClient
 
