@@ -111,7 +111,13 @@ class Entity:
 
     @property
     def embedding_text(self) -> str:
-        return f"{self.title}. {self.summary}" if self.summary else self.title
+        return embedding_text(self.title, self.summary)
+
+
+def embedding_text(title: str, summary: str) -> str:
+    """What an entity's vector is made of: its title and summary (the graph keeps both, so a lost vector can
+    be made again from the graph alone)."""
+    return f"{title}. {summary}" if summary else title
 
 
 def _scalar_text(value: Any) -> Any:

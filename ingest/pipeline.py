@@ -13,12 +13,11 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, Vectors, load_embedder
@@ -27,19 +26,18 @@ from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.model import Entity
 from ingest.packs import MANIFEST, FileKey, Pack, PackError, StoredFile, open_pack, read_files
-from ingest.plan import Plan, StoredEntity, plan
+from ingest.phases import EMBED_BATCH, Progress, batches, timed
+from ingest.plan import Plan, Stored, StoredEntity, plan
 from ingest.report import DanglingLink, IngestReport
+from ingest.vectors import VectorsOnDemand, reembed_others, unsettled_vectors
 from ingest.writing import GraphWriter, vector_payload
 
-Progress = Callable[[str, int, int], None]  # (phase, done, total)
-EMBED_BATCH = 1000  # one graph transaction per batch, too, unless it is larger than writing.TRANSACTION_BYTES
 WRITE_BATCH = 500
 STAMP_BATCH = 10_000
 DERIVED_VERSION = 2  # raise when passages (or other data derived from files) are cut differently
 # Of a relation's description, what search and pack_catalog read (search reads its first 64 content words,
 # the catalog 300 characters): the graph keeps no more, so a huge one is not re-read on every refresh.
 DESCRIPTION_CHARS = 2_000
-T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
@@ -102,20 +100,23 @@ def ingest(
     graph ends as a full run would leave it.
 
     Its phases, in the order that keeps a run killed anywhere repairable by the next: read what is stored,
-    plan, mark the packs' vectors pending, write vectors then graph batch by batch, remove what is gone,
-    stamp the files read, mark the packs settled."""
+    plan, mark the packs' vectors pending, (if the vector collection was rebuilt) make the other packs'
+    vectors again, write vectors then graph batch by batch, remove what is gone, stamp the files read, mark
+    the packs settled."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
     packs = open_packs(paths, named)
     embedder = embedder or load_embedder(settings.graphrag_embedder)
     with nullcontext(graph) if graph is not None else GraphStore.connect(settings) as graph, ExitStack() as opened:
-        with _timed(timings, "neo4j_read"):
+        with timed(timings, "neo4j_read"):
             stored = _read_stored(graph, packs, schema=saved is None)
-        vectors = _VectorsOnDemand(opened, settings, embedder, graph, expect_points=bool(stored.entities))
-        leftovers = _unsettled_vectors(vectors, stored, timings)
+        vectors = VectorsOnDemand(opened, settings, embedder, graph, expect_points=bool(stored.entities))
+        leftovers = unsettled_vectors(vectors, stored, timings)
         packs, work = _plan(paths, named, packs, stored, vectors, embedder, leftovers.reembed, saved, timings)
         pending = _mark_vectors_pending(graph, vectors.store, stored, work, leftovers.orphans)
         writer = GraphWriter(graph, work)
+        if vectors.reindexed:
+            reembed_others(graph, vectors.store, embedder, stored, work.report, progress, timings)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-store") as beside:
             indexing = _write_stores(beside, writer, vectors.store, embedder, work, progress, timings)
             _remove(graph, writer, work, timings)
@@ -128,28 +129,14 @@ def ingest(
     return work.report
 
 
-@dataclass(frozen=True)
-class _Stored:
-    """What the graph holds before the run: its packs' rows and entities, and the entities of other packs."""
-
-    pack_ids: list[str]
-    packs: dict[str, dict[str, Any]]
-    entities: dict[str, StoredEntity]
-    others: list[dict[str, Any]]
-
-    def stale(self, embedder_id: str) -> set[str]:
-        """The packs whose vectors another embedder made (or none)."""
-        return {p for p in self.pack_ids if (self.packs.get(p) or {}).get("embedder") != embedder_id}
-
-
-def _read_stored(graph: GraphStore, packs: list[Pack], schema: bool) -> _Stored:
+def _read_stored(graph: GraphStore, packs: list[Pack], schema: bool) -> Stored:
     """Read phase: a pack id that another folder holds stops the run here, before anything is written."""
     if schema:
         ensure_entity_schema(graph)
     pack_ids = [p.manifest.id for p in packs]
     stored_packs = {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)}
     refuse_taken_ids(packs, stored_packs)
-    return _Stored(
+    return Stored(
         pack_ids=pack_ids,
         packs=stored_packs,
         entities={r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)},
@@ -157,67 +144,12 @@ def _read_stored(graph: GraphStore, packs: list[Pack], schema: bool) -> _Stored:
     )
 
 
-@dataclass
-class _VectorsOnDemand:
-    """Qdrant, opened only when vectors change: a no-change run never pays for loading it. Opening it may find
-    the collection of another model, or none though the graph has entities: then every vector is rebuilt,
-    and ``reindexed`` says why."""
-
-    opened: ExitStack
-    settings: Settings
-    embedder: Embedder
-    graph: GraphStore
-    expect_points: bool
-    store: VectorStore | None = None
-    reindexed: str | None = None
-
-    def lost(self) -> bool:
-        """The graph holds entities but their vectors' collection is gone (a deleted folder, another Qdrant
-        server): opening it rebuilds every vector."""
-        return self.expect_points and not VectorStore.collection_exists(self.settings)
-
-    def open(self) -> VectorStore:
-        if self.store is None:
-            self.store = self.opened.enter_context(VectorStore.open(self.settings))
-            self.reindexed = self.store.ensure_collection(
-                self.embedder.id, self.embedder.dimension, expect_points=self.expect_points
-            )
-            if self.reindexed:
-                self.graph.write("ingest_forget_embedders")
-        return self.store
-
-
-@dataclass(frozen=True)
-class _Leftovers:
-    """What a failed run can leave behind between writing vectors and committing the graph: vectors of
-    entities the graph does not hold (``orphans``), and entities whose vector is not of their stored version."""
-
-    orphans: list[str] = field(default_factory=list)
-    reembed: set[str] = field(default_factory=set)
-
-
-def _unsettled_vectors(vectors: _VectorsOnDemand, stored: _Stored, timings: dict[str, float]) -> _Leftovers:
-    """A pack whose last run did not end (or that an older ingester wrote) may hold vectors the graph does not
-    know: the first batch creates its node, the run's end writes ``vectors_pending: false``."""
-    unsettled = [p for p in stored.pack_ids if (stored.packs.get(p) or {}).get("vectors_pending") is not False]
-    if not unsettled:
-        return _Leftovers()
-    store = vectors.open()
-    with _timed(timings, "qdrant"):
-        found = store.fingerprints(unsettled)
-    defined = stored.entities.keys() | {o["id"] for o in stored.others}
-    return _Leftovers(
-        orphans=sorted(found.keys() - defined),
-        reembed={s.id for s in stored.entities.values() if s.pack in unsettled and found.get(s.id) != s.sha256},
-    )
-
-
 def _plan(
     paths: Sequence[Path],
     named: Named | None,
     packs: list[Pack],
-    stored: _Stored,
-    vectors: _VectorsOnDemand,
+    stored: Stored,
+    vectors: VectorsOnDemand,
     embedder: Embedder,
     reembed: set[str],
     saved: Collection[FileKey] | None,
@@ -229,14 +161,14 @@ def _plan(
     entity to be embedded."""
     stale = stored.stale(embedder.id) | (set(stored.pack_ids) if vectors.reindexed else set())
     relinked = frozenset(p.manifest.id for p in packs if _rewrite_all(p, stored.packs.get(p.manifest.id)))
-    with _timed(timings, "parse"):
+    with timed(timings, "parse"):
         _read_changed_files(packs, stored.entities, stale | relinked, reembed, saved)
-    with _timed(timings, "plan"):
+    with timed(timings, "plan"):
         work = plan(packs, stored.entities, stored.others, stale, relinked_packs=relinked, reembed=reembed)
     if vectors.store is None and (work.embed or work.remove or vectors.lost()):
         vectors.open()
         if vectors.reindexed:
-            with _timed(timings, "parse"):
+            with timed(timings, "parse"):
                 packs = read_packs(paths, named)
             work = plan(packs, stored.entities, stored.others, set(stored.pack_ids), relinked_packs=relinked)
     work.report.reindexed = vectors.reindexed
@@ -244,7 +176,7 @@ def _plan(
 
 
 def _mark_vectors_pending(
-    graph: GraphStore, vectors: VectorStore | None, stored: _Stored, work: Plan, orphans: list[str]
+    graph: GraphStore, vectors: VectorStore | None, stored: Stored, work: Plan, orphans: list[str]
 ) -> list[str]:
     """Before any vector changes, its stored packs are marked pending (cleared by ``_mark_settled``, so a run
     that stops before leaves it set), then vectors of removed entities and orphans are deleted. Returns the
@@ -327,7 +259,7 @@ def _read_changed_files(
         read_files(pack, held, settled)
 
 
-def _stamp_files(graph: GraphStore, packs: list[Pack], stored: _Stored, timings: dict[str, float]) -> None:
+def _stamp_files(graph: GraphStore, packs: list[Pack], stored: Stored, timings: dict[str, float]) -> None:
     """Stamp phase: each file's stamp (``packs.file_stamp``; "" for a file that had none) on the entity of its
     content, unless it is there already, so the next run reads only files whose stamp changed. After the
     entities' writes, which replace every property; a run that stops before leaves files to read again."""
@@ -347,8 +279,8 @@ def _stamp_files(graph: GraphStore, packs: list[Pack], stored: _Stored, timings:
             rows.append(
                 {"id": entity_id, "pack": pack_id, "path": parsed.path, "sha256": parsed.sha256, "stamp": stamp}
             )
-    with _timed(timings, "neo4j_write"):
-        for _, batch in _batches(rows, STAMP_BATCH):
+    with timed(timings, "neo4j_write"):
+        for _, batch in batches(rows, STAMP_BATCH):
             graph.write("ingest_stamp_files", rows=batch)
 
 
@@ -384,18 +316,18 @@ def _write_stores(
     def store(done: int, batch: list[Entity], matrix: Vectors) -> None:
         if vectors is not None:
             payloads = [vector_payload(e) for e in batch]
-            with _timed(timings, "qdrant"):
+            with timed(timings, "qdrant"):
                 vectors.upsert(payloads, matrix)
                 vectors.optimize()
             log.debug("ingest: %d of %d vectors written", done, total)
-        with _timed(timings, "neo4j_write"):
+        with timed(timings, "neo4j_write"):
             graph.write([e for e in batch if e.id in to_write])
         log.debug("ingest: %d of %d entities embedded and written", done, total)
 
     storing: Future[None] | None = None
     stored = 0
-    for done, batch in _batches(work.embed, EMBED_BATCH):
-        with _timed(timings, "embed"):
+    for done, batch in batches(work.embed, EMBED_BATCH):
+        with timed(timings, "embed"):
             matrix = embedder.embed([e.embedding_text for e in batch])
         if storing is not None:
             storing.result()
@@ -407,25 +339,25 @@ def _write_stores(
     indexing = beside.submit(_index, vectors if total else None, timings)
     embedded = {e.id for e in work.embed}
     rest = [e for e in work.write if e.id not in embedded]
-    with _timed(timings, "neo4j_write"):
-        for done, batch in _batches(rest, WRITE_BATCH):
+    with timed(timings, "neo4j_write"):
+        for done, batch in batches(rest, WRITE_BATCH):
             graph.write(batch)
             progress("graph", done, len(rest))
-    work.report.embedded = len(work.embed)
+    work.report.embedded += len(work.embed)
     return indexing
 
 
 def _index(vectors: VectorStore | None, timings: dict[str, float]) -> None:
     """Build the vector index of what the run added (HNSW: CPU-bound, beside the graph's last writes)."""
     if vectors is not None:
-        with _timed(timings, "qdrant"):
+        with timed(timings, "qdrant"):
             vectors.optimize()
 
 
 def _remove(graph: GraphStore, writer: GraphWriter, work: Plan, timings: dict[str, float]) -> None:
     """Remove phase: entities whose file is gone (their vectors went before), then placeholders no link
     needs; the full-text index is brought up to date before the run reports."""
-    with _timed(timings, "neo4j_write"):
+    with timed(timings, "neo4j_write"):
         if work.remove:
             writer.delete_declared_links(work.remove)
             graph.write("ingest_remove_entities", ids=work.remove)
@@ -437,7 +369,7 @@ def _remove(graph: GraphStore, writer: GraphWriter, work: Plan, timings: dict[st
 def _mark_settled(
     graph: GraphStore,
     packs: list[Pack],
-    stored: _Stored,
+    stored: Stored,
     work: Plan,
     embedder_id: str,
     pending: list[str],
@@ -445,10 +377,10 @@ def _mark_settled(
 ) -> None:
     """Last phase: the packs' links are counted as stored, and their rows written (which records the embedder
     and clears ``vectors_pending``): a run that stops before leaves them for the next run to repair."""
-    with _timed(timings, "neo4j_read"):
+    with timed(timings, "neo4j_read"):
         relation_types = _count_links(graph, work.report, stored.pack_ids)
     work.resolver.suggest(work.report.dangling)
-    with _timed(timings, "neo4j_write"):
+    with timed(timings, "neo4j_write"):
         rows = [_pack_row(p, embedder_id, relation_types.get(p.manifest.id, [])) for p in packs]
         changed = [row for row in rows if row["id"] in pending or _differs(row, stored.packs.get(row["id"]))]
         if changed:
@@ -477,18 +409,3 @@ def _pack_row(pack: Pack, embedder_id: str, relation_types: list[str]) -> dict[s
 
 def _differs(row: dict[str, Any], stored: dict[str, Any] | None) -> bool:
     return stored is None or any(stored.get(k) != v for k, v in row.items())
-
-
-def _batches(items: list[T], size: int) -> Iterator[tuple[int, list[T]]]:
-    for start in range(0, len(items), size):
-        batch = items[start : start + size]
-        yield start + len(batch), batch
-
-
-@contextmanager
-def _timed(timings: dict[str, float], phase: str) -> Iterator[None]:
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        timings[phase] = timings.get(phase, 0.0) + time.perf_counter() - started

@@ -27,6 +27,20 @@ class StoredEntity:
     stamp: str | None = None
 
 
+@dataclass(frozen=True)
+class Stored:
+    """What the graph holds before the run: its packs' rows and entities, and the entities of other packs."""
+
+    pack_ids: list[str]
+    packs: dict[str, dict[str, Any]]
+    entities: dict[str, StoredEntity]
+    others: list[dict[str, Any]]
+
+    def stale(self, embedder_id: str) -> set[str]:
+        """The packs whose vectors another embedder made (or none)."""
+        return {p for p in self.pack_ids if (self.packs.get(p) or {}).get("embedder") != embedder_id}
+
+
 @dataclass
 class Plan:
     report: IngestReport

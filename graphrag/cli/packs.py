@@ -16,7 +16,8 @@ from graphrag.stores import answering
 from graphrag.stores.graph import GraphStore
 from ingest.annotations import command, workflow_commands
 from ingest.packs import PackError
-from ingest.pipeline import Progress, check, ingest
+from ingest.phases import Progress
+from ingest.pipeline import check, ingest
 from ingest.report import IngestReport
 
 PACKS = click.argument("packs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))

@@ -134,6 +134,33 @@ def test_a_lost_vector_collection_is_rebuilt_by_an_ingest_that_changes_nothing(
         assert len(vectors.payloads()) == 32
 
 
+def test_a_rebuilt_collection_holds_the_vectors_of_packs_the_run_did_not_ingest(
+    run_ingest, tmp_path: Path, settings: Settings
+) -> None:
+    other = tmp_path / "other"
+    (other / "pack.yaml").parent.mkdir()
+    (other / "pack.yaml").write_text("id: other\n")
+    (other / "a.md").write_text("---\nid: OT.A\ntitle: Apollo guidance\nsummary: The onboard computer.\n---\n")
+    (other / "b.md").write_text("---\nid: OT.B\ntitle: Lunar rover\n---\nA car on the Moon.\n")
+    run_ingest(EXAMPLES / "space-missions", other)
+    with VectorStore.open(settings) as vectors:
+        _, payloads, matrix = vectors.snapshot()
+    before = {p["id"]: (p, row) for p, row in zip(payloads, matrix, strict=True) if p["pack"] == "other"}
+    shutil.rmtree(settings.qdrant_path)
+
+    report = run_ingest(EXAMPLES / "space-missions")  # the other pack's files are not read
+
+    assert report.embedded == 34
+    with VectorStore.open(settings) as vectors:
+        _, payloads, matrix = vectors.snapshot()
+    after = {p["id"]: (p, row) for p, row in zip(payloads, matrix, strict=True) if p["pack"] == "other"}
+    assert after.keys() == before.keys() == {"OT.A", "OT.B"}
+    for entity, (payload, row) in after.items():
+        assert payload == before[entity][0]
+        assert float(row @ before[entity][1]) > 0.9999  # made of the same text as from the files
+    assert run_ingest(other).embedded == 0  # its embedder was recorded again
+
+
 def test_edit_reembeds_one_entity(run_ingest, pack_copy: Path, graph: GraphStore) -> None:
     run_ingest(pack_copy)
     moon = pack_copy / "bodies" / "moon.md"
