@@ -67,6 +67,7 @@ def test_a_new_shard_keeps_its_floats_on_disk_and_an_int8_copy_in_memory(setting
     config = json.loads((settings.qdrant_path / "shard" / "edge_config.json").read_text())  # as Edge persists it
     assert config["vectors"][""]["memory"] == "cold"
     assert config["quantization_config"] == {"scalar": {"type": "int8", "quantile": 0.99, "memory": "pinned"}}
+    assert (config["hnsw_config"]["m"], config["hnsw_config"]["ef_construct"]) == (16, 512)
 
 
 def test_a_shard_of_another_embedder_is_refused_to_queries(settings: Settings) -> None:
