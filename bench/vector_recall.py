@@ -37,7 +37,10 @@ against 29.1 s; this bench resident 1,121 against 837 MB (400 MB of it its own c
 with a pack filter at ef 1024 .9994 / .9997 against .9987 / .9997, engine p50 3.04 / 9.04 against 1.41 /
 6.05 ms; at ef 256 .9848 / .9975 against .9856 / .9979. 1,000,000 stored vectors in the int8 shard (quiet):
 written in 59 s, indexed by 171 s, this bench 3,158 MB resident (2 GB of it its own copy); at ef 1024 .9877 /
-.9974, engine p50 2.48 / 7.99 ms.
+.9974, engine p50 2.48 / 7.99 ms. That graph was built with Edge's defaults (m 16, ef_construct 100), which
+left some points unreachable. Built from more candidates (the same million, partly beside other runs): m 16
+and ef_construct 512 (what a new shard now uses) indexed by 731 s, .9993 / .9999, engine p50 3.03 / 16.05
+ms; m 32 and ef_construct 256 indexed by 523 s, .9979 / 1.0000, 2.91 / 17.18 ms (ef 2048: .9996 / 1.0000).
 """
 
 from __future__ import annotations
