@@ -138,7 +138,7 @@ def test_a_rebuilt_collection_holds_the_vectors_of_packs_the_run_did_not_ingest(
     run_ingest, tmp_path: Path, settings: Settings
 ) -> None:
     other = tmp_path / "other"
-    (other / "pack.yaml").parent.mkdir()
+    other.mkdir()
     (other / "pack.yaml").write_text("id: other\n")
     (other / "a.md").write_text("---\nid: OT.A\ntitle: Apollo guidance\nsummary: The onboard computer.\n---\n")
     (other / "b.md").write_text("---\nid: OT.B\ntitle: Lunar rover\n---\nA car on the Moon.\n")
