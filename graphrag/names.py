@@ -214,6 +214,21 @@ def word_sequence(query: str) -> list[str]:
     return sequence
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:?!()\[\]\n]+|\.(?:\s|$)")
+
+
+def clauses(text: str, min_words: int) -> list[str]:
+    """The parts of a question that say one thing each: each passage it quotes, whole, and the text around
+    them split at its punctuation; a part needs ``min_words`` content words, and one that holds every word
+    of the question is the question itself, so none."""
+    spans = quoted_passages(text)
+    quoted = [text[start:end] for start, end in spans]
+    edges = [0, *(i for start, end in spans for i in (start - 1, end + 1)), len(text)]
+    outside = [piece for a, b in zip(edges[::2], edges[1::2], strict=True) for piece in _CLAUSE_BREAK.split(text[a:b])]
+    whole = query_words(text)
+    return [part.strip() for part in quoted + outside if min_words <= len(query_words(part)) < len(whole)]
+
+
 _PASSAGE = re.compile(r'"[^"]*"|«[^»]*»|“[^”]*”|„[^“”]*[“”]')
 _PHRASE_SYNTAX = re.compile(r'(["\\])')
 

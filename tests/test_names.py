@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graphrag.names import (
+    clauses,
     fold,
     name_tokens,
     nearest_names,
@@ -65,3 +66,14 @@ def test_the_word_sequence_keeps_order_and_repeats_and_drops_stop_words() -> Non
 )
 def test_nearest_names_is_the_one_rule(unknown: str, known: list[str], typos_only: bool, expected: list[str]) -> None:
     assert nearest_names(unknown, [(name, name) for name in known], typos_only=typos_only) == expected
+
+
+def test_a_question_s_parts_keep_quotes_whole_and_split_the_rest_at_punctuation() -> None:
+    text = 'What needs the package described as "HDF5 filters (Blosc, BZip2), used by h5py", and who wrote it?'
+    assert clauses(text, 2) == ["HDF5 filters (Blosc, BZip2), used by h5py", "What needs the package described as"]
+    assert clauses("Кто возглавил бюро, построившее ракету Гагарина?", 2) == [
+        "Кто возглавил бюро",
+        "построившее ракету Гагарина",
+    ]
+    assert clauses("What does the Saturn V depend on?", 2) == []  # one part: the question itself
+    assert clauses("Which rocket, and why?", 2) == []  # no part of enough words

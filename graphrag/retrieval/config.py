@@ -55,6 +55,20 @@ class TextConfig(_Frozen):
     )
 
 
+class VectorConfig(_Frozen):
+    """The meaning list: the whole question, and each of its parts alone (``names.clauses``)."""
+
+    clauses: int = Field(
+        default=2,
+        ge=0,
+        le=8,
+        description="Most parts of a question (each quoted passage whole, the rest split at , ; : ? ! and "
+        "brackets) also searched alone, merged with the whole question by standard score: a part that describes "
+        "the start is not drowned by the words that ask for the steps.",
+    )
+    min_clause_words: int = Field(default=3, ge=1, description="Content words a clause needs to be embedded alone.")
+
+
 class LinkingConfig(_Frozen):
     """When a name in the question is taken as the entity it names."""
 
@@ -133,6 +147,7 @@ class SearchConfig(_Frozen):
     pool: int = Field(default=30, ge=1, le=500, description="Candidates each retriever hands the fusion.")
     retrievers: tuple[RetrieverSpec, ...] = Field(min_length=1)
     text: TextConfig = TextConfig()
+    vector: VectorConfig = VectorConfig()
     linking: LinkingConfig = LinkingConfig()
     walk: WalkConfig = WalkConfig()
     fusion: FusionConfig = FusionConfig()

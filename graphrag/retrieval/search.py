@@ -28,10 +28,10 @@ from typing import Literal
 
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidArgument, name_list
-from graphrag.names import query_words
+from graphrag.names import clauses, query_words
 from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
 from graphrag.retrieval.chain import RelationChain
-from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig
+from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig, VectorConfig
 from graphrag.retrieval.fusion import Ranked, agreement, fuse
 from graphrag.retrieval.guidance import kind_stems, plan
 from graphrag.retrieval.lexical import PackScripts, TextSearch
@@ -73,15 +73,21 @@ class VectorSearch:
 
     evidence: Evidence = "vector"
 
-    def __init__(self, embedder: Embedder, index: VectorIndex) -> None:
+    def __init__(self, embedder: Embedder, index: VectorIndex, config: VectorConfig = DEFAULT.vector) -> None:
         self._embedder = embedder
         self._index = index
+        self._config = config
 
     def retrieve(self, query: Query) -> list[Candidate]:
-        vector = self._embedder.embed([query.text])[0]
-        return [
-            Candidate(hit.id, hit.score) for hit in self._index.search(vector, query.limit, query.packs, query.kinds)
+        parts = clauses(query.text, self._config.min_clause_words)[: self._config.clauses]
+        lists = [
+            [Candidate(hit.id, hit.score) for hit in self._index.search(vector, query.limit, query.packs, query.kinds)]
+            for vector in self._embedder.embed([query.text, *parts])
         ]
+        if len(lists) == 1:
+            return lists[0]
+        ranked = fuse([Ranked(found, 1.0) for found in lists], "standard", 0, query.limit)
+        return [Candidate(i, score) for i, score in ranked[: query.limit]]
 
 
 class PackSearch:
@@ -104,7 +110,7 @@ class PackSearch:
         self.linker = EntityLinker(graph, snapshot, config.linking)
         self.retrievers: dict[RetrieverName, Retriever] = {
             "text": TextSearch(graph, config.text, config.fusion.k),
-            "vector": VectorSearch(embedder, index),
+            "vector": VectorSearch(embedder, index, config.vector),
             "walk": GraphWalk(snapshot, config.walk),
             "chain": RelationChain(snapshot, config.walk),
         }
