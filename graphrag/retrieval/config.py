@@ -67,6 +67,12 @@ class VectorConfig(_Frozen):
         "the start is not drowned by the words that ask for the steps.",
     )
     min_clause_words: int = Field(default=3, ge=1, description="Content words a clause needs to be embedded alone.")
+    clause_ef: int = Field(
+        default=256,
+        ge=10,
+        le=4096,
+        description="HNSW candidates of a part's search (the whole question's: the engine's own, 1024 embedded).",
+    )
 
 
 class LinkingConfig(_Frozen):

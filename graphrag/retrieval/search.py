@@ -80,9 +80,13 @@ class VectorSearch:
 
     def retrieve(self, query: Query) -> list[Candidate]:
         parts = clauses(query.text, self._config.min_clause_words)[: self._config.clauses]
+        vectors = self._embedder.embed([query.text, *parts])
         lists = [
-            [Candidate(hit.id, hit.score) for hit in self._index.search(vector, query.limit, query.packs, query.kinds)]
-            for vector in self._embedder.embed([query.text, *parts])
+            [
+                Candidate(hit.id, hit.score)
+                for hit in self._index.search(vector, query.limit, query.packs, query.kinds, ef)
+            ]
+            for vector, ef in zip(vectors, [None] + [self._config.clause_ef] * len(parts), strict=True)
         ]
         if len(lists) == 1:
             return lists[0]

@@ -31,12 +31,18 @@ class VectorIndex:
         self._embedder_id = embedder_id
 
     def search(
-        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None
+        self,
+        vector: Vectors,
+        limit: int,
+        packs: Sequence[str] | None,
+        kinds: Sequence[str] | None,
+        ef: int | None = None,
     ) -> list[VectorHit]:
-        """The ``limit`` nearest entities (cosine similarity, best first) in those packs and kinds (None: all)."""
+        """The ``limit`` nearest entities (cosine similarity, best first) in those packs and kinds (None: all);
+        ``ef``: HNSW's candidate list (None: the engine's own)."""
         if limit < 1:
             return []
-        found = self._store.search(vector, limit, packs, kinds, self._embedder_id)
+        found = self._store.search(vector, limit, packs, kinds, self._embedder_id, ef)
         return [VectorHit(str(payload["id"]), score) for payload, score in found]
 
     def close(self) -> None:

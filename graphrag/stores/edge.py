@@ -83,7 +83,13 @@ class Engine(Protocol):
     ) -> list[tuple[dict[str, Any], Any]]: ...
     def embedder(self) -> str | None: ...
     def search(
-        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, embedder: str
+        self,
+        vector: Vectors,
+        limit: int,
+        packs: Sequence[str] | None,
+        kinds: Sequence[str] | None,
+        embedder: str,
+        ef: int | None = None,
     ) -> list[Hit]: ...
     def close(self) -> None: ...
 
@@ -203,7 +209,13 @@ class EdgeEngine:
         return None if self._meta is None else str(self._meta.get("embedder"))
 
     def search(
-        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, embedder: str
+        self,
+        vector: Vectors,
+        limit: int,
+        packs: Sequence[str] | None,
+        kinds: Sequence[str] | None,
+        embedder: str,
+        ef: int | None = None,
     ) -> list[Hit]:
         from qdrant_edge import AcornSearchParams, Filter, QuantizationSearchParams, Query, QueryRequest, SearchParams
 
@@ -221,7 +233,7 @@ class EdgeEngine:
             filter=Filter(must=must),
             with_payload=["id"],
             params=SearchParams(
-                hnsw_ef=max(SEARCH_EF, limit),
+                hnsw_ef=max(ef or SEARCH_EF, limit),
                 acorn=AcornSearchParams(enable=True) if must else None,
                 quantization=QuantizationSearchParams(rescore=True, oversampling=OVERSAMPLING),
             ),

@@ -127,13 +127,24 @@ class QdrantServer:
         return str(found) if found is not None else None
 
     def search(
-        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, embedder: str
+        self,
+        vector: Vectors,
+        limit: int,
+        packs: Sequence[str] | None,
+        kinds: Sequence[str] | None,
+        embedder: str,
+        ef: int | None = None,
     ) -> list[Hit]:
         from qdrant_client import models
 
         must = [_condition_server(key, values) for key, values in filters(packs, kinds)]
         hits = self._client.query_points(
-            COLLECTION, query=vector.tolist(), query_filter=models.Filter(must=must), limit=limit, with_payload=True
+            COLLECTION,
+            query=vector.tolist(),
+            query_filter=models.Filter(must=must),
+            search_params=None if ef is None else models.SearchParams(hnsw_ef=max(ef, limit)),
+            limit=limit,
+            with_payload=True,
         ).points
         return [(hit.payload or {}, float(hit.score)) for hit in hits]
 
@@ -247,9 +258,16 @@ class VectorStore(Store):
         return found
 
     def search(
-        self, vector: Vectors, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, embedder: str
+        self,
+        vector: Vectors,
+        limit: int,
+        packs: Sequence[str] | None,
+        kinds: Sequence[str] | None,
+        embedder: str,
+        ef: int | None = None,
     ) -> list[Hit]:
-        """Nearest points by cosine similarity in the given packs and kinds (None: all), best first. An Edge
-        shard made by another embedder than ``embedder`` (the queries') is refused."""
-        hits: list[Hit] = self._call("search", vector, limit, packs, kinds, embedder)
+        """Nearest points by cosine similarity in the given packs and kinds (None: all), best first; ``ef``: HNSW's
+        candidate list (None: the engine's own). An Edge shard made by another embedder than ``embedder`` (the
+        queries') is refused."""
+        hits: list[Hit] = self._call("search", vector, limit, packs, kinds, embedder, ef)
         return hits
