@@ -69,6 +69,7 @@ CALLS = frozenset(
 log = logging.getLogger(__name__)
 
 Hit = tuple[dict[str, Any], float]
+Names = Sequence[str] | None  # packs or kinds to keep (None: all)
 
 
 class Engine(Protocol):
@@ -83,13 +84,7 @@ class Engine(Protocol):
     ) -> list[tuple[dict[str, Any], Any]]: ...
     def embedder(self) -> str | None: ...
     def search(
-        self,
-        vector: Vectors,
-        limit: int,
-        packs: Sequence[str] | None,
-        kinds: Sequence[str] | None,
-        embedder: str,
-        ef: int | None = None,
+        self, vector: Vectors, limit: int, packs: Names, kinds: Names, embedder: str, ef: int | None = None
     ) -> list[Hit]: ...
     def close(self) -> None: ...
 
@@ -209,13 +204,7 @@ class EdgeEngine:
         return None if self._meta is None else str(self._meta.get("embedder"))
 
     def search(
-        self,
-        vector: Vectors,
-        limit: int,
-        packs: Sequence[str] | None,
-        kinds: Sequence[str] | None,
-        embedder: str,
-        ef: int | None = None,
+        self, vector: Vectors, limit: int, packs: Names, kinds: Names, embedder: str, ef: int | None = None
     ) -> list[Hit]:
         from qdrant_edge import AcornSearchParams, Filter, QuantizationSearchParams, Query, QueryRequest, SearchParams
 

@@ -25,6 +25,7 @@ from graphrag.stores.edge import (
     INDEXED_FIELDS,
     PAGE,
     Hit,
+    Names,
     Owner,
     OwnerGone,
     changed,
@@ -127,13 +128,7 @@ class QdrantServer:
         return str(found) if found is not None else None
 
     def search(
-        self,
-        vector: Vectors,
-        limit: int,
-        packs: Sequence[str] | None,
-        kinds: Sequence[str] | None,
-        embedder: str,
-        ef: int | None = None,
+        self, vector: Vectors, limit: int, packs: Names, kinds: Names, embedder: str, ef: int | None = None
     ) -> list[Hit]:
         from qdrant_client import models
 
@@ -258,13 +253,7 @@ class VectorStore(Store):
         return found
 
     def search(
-        self,
-        vector: Vectors,
-        limit: int,
-        packs: Sequence[str] | None,
-        kinds: Sequence[str] | None,
-        embedder: str,
-        ef: int | None = None,
+        self, vector: Vectors, limit: int, packs: Names, kinds: Names, embedder: str, ef: int | None = None
     ) -> list[Hit]:
         """Nearest points by cosine similarity in the given packs and kinds (None: all), best first; ``ef``: HNSW's
         candidate list (None: the engine's own). An Edge shard made by another embedder than ``embedder`` (the
