@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from graphrag.errors import InvalidArgument
+from graphrag.stores.edge import SEARCH_EF
 
 RetrieverName = Literal["text", "vector", "walk", "chain"]
 
@@ -71,7 +72,8 @@ class VectorConfig(_Frozen):
         default=256,
         ge=10,
         le=4096,
-        description="HNSW candidates of a part's search (the whole question's: the engine's own, 1024 embedded).",
+        description=f"HNSW candidates of a part's search (the whole question's: the engine's own, {SEARCH_EF} "
+        "embedded).",
     )
 
 

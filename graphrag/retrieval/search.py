@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from graphrag.embedding import Embedder
+from graphrag.embedding import Embedder, Vectors
 from graphrag.errors import InvalidArgument, name_list
 from graphrag.names import clauses, query_words
 from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
@@ -80,18 +80,17 @@ class VectorSearch:
 
     def retrieve(self, query: Query) -> list[Candidate]:
         parts = clauses(query.text, self._config.min_clause_words)[: self._config.clauses]
-        vectors = self._embedder.embed([query.text, *parts])
-        lists = [
-            [
-                Candidate(hit.id, hit.score)
-                for hit in self._index.search(vector, query.limit, query.packs, query.kinds, ef)
-            ]
-            for vector, ef in zip(vectors, [None] + [self._config.clause_ef] * len(parts), strict=True)
-        ]
-        if len(lists) == 1:
-            return lists[0]
-        ranked = fuse([Ranked(found, 1.0) for found in lists], "standard", 0, query.limit)
+        whole, *alone = self._embedder.embed([query.text, *parts])
+        found = self._nearest(whole, query, None)
+        if not alone:
+            return found
+        lists = [found, *(self._nearest(vector, query, self._config.clause_ef) for vector in alone)]
+        ranked = fuse([Ranked(candidates, 1.0) for candidates in lists], "standard", 0, query.limit)
         return [Candidate(i, score) for i, score in ranked[: query.limit]]
+
+    def _nearest(self, vector: Vectors, query: Query, ef: int | None) -> list[Candidate]:
+        hits = self._index.search(vector, query.limit, query.packs, query.kinds, ef)
+        return [Candidate(hit.id, hit.score) for hit in hits]
 
 
 class PackSearch:
