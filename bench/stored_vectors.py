@@ -8,8 +8,9 @@ real model and kept in a ``.npy`` file. A text's vector is then derived from its
 vector is distinct and lies where the model's vectors lie, clustered around real embeddings as the model's
 own are: an HNSW recall measured on them means something, unlike on random 512-d vectors (HNSW's worst case,
 see bench/vector_recall.py). What it does not keep is meaning: an entity's vector has nothing to do with its
-text, so hybrid search's ranking is not judged here, only its latency. A question (one text per call) is
-embedded by the model itself, so a query costs what it costs in service.
+text, so hybrid search's ranking is not judged here, only its latency. A question (one call of at most
+``QUESTION_TEXTS`` texts: the question whole and its parts) is embedded by the model itself, so a query costs
+what it costs in service.
 
 Plugged in as any embedder is, ``GRAPHRAG_EMBEDDER=bench.stored_vectors:from_environment`` with
 ``BENCH_VECTOR_BANK`` naming the bank file, so ``graphrag serve`` and ``graphrag ingest`` can use it too. Its
@@ -28,16 +29,18 @@ import numpy as np
 
 from bench.synthetic import WORDS, summary
 from graphrag.embedding import Embedder, Vectors, load_embedder
+from graphrag.retrieval.config import DEFAULT
 
 BANK_SIZE = 10_000
 MODEL = "use-multilingual-v3"
 NOISE = 0.15
+QUESTION_TEXTS = 1 + DEFAULT.vector.clauses  # a question whole and the parts the vector list searches
 
 
 class StoredVectors:
     """Vectors derived from a text's hash over a bank of real embeddings (see the module's docstring); a call
-    with one text (a question: ingest embeds in batches) is the model's, so a query pays the model's time and
-    asks with a real embedding."""
+    with a question's few texts (ingest embeds in batches) is the model's, so a query pays the model's time and
+    asks with real embeddings."""
 
     def __init__(self, bank: Vectors, model: Embedder) -> None:
         self._bank = bank
@@ -46,7 +49,7 @@ class StoredVectors:
         self.id = f"bench-stored-vectors-{len(bank)}@{model.id}"
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        if len(texts) == 1:
+        if len(texts) <= QUESTION_TEXTS:
             return self._model.embed(texts)
         return self.derive(texts)
 
