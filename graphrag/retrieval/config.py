@@ -54,6 +54,14 @@ class TextConfig(_Frozen):
     quote_boost: float = Field(
         default=8.0, ge=0, description="A passage the question quotes, found as written, weighs this (0: off)."
     )
+    depth: float = Field(
+        default=1.0,
+        ge=1,
+        le=20,
+        description="The words' best hits that the whole query (pairs, quotes) scores again, per hit wanted: deeper "
+        "finds a pair written together further down, at one Lucene term per hit (a pack or kind filter reads four "
+        "times as many, at least 100, so that it still leaves enough).",
+    )
 
 
 class VectorConfig(_Frozen):

@@ -27,7 +27,7 @@ from graphrag.stores.graph import GraphStore
 
 MAX_TERMS = 64  # a question's first 64 content words
 MAX_TERM_CHARS = 64
-FETCH_FACTOR = 4  # index hits read per hit wanted, so pack and kind filters still leave enough
+FETCH_FACTOR = 4  # index hits read per hit wanted under a pack or kind filter, so that it still leaves enough
 MIN_FETCH = 100
 PASSAGE_STEM = 5
 KEY_BATCH = 200  # text keys per phrase query: Lucene refuses a query of more than 1,024 clauses
@@ -140,7 +140,7 @@ class TextSearch:
             words=text.words,
             quoted=text.quoted,
             lucene=text.lucene,
-            fetch=max(MIN_FETCH, FETCH_FACTOR * query.limit),
+            fetch=self._fetch(query),
             packs=_listed(query.packs),
             kinds=_listed(query.kinds),
             batch=KEY_BATCH,
@@ -150,6 +150,11 @@ class TextSearch:
         scores.update((hit["id"], hit["score"]) for hit in row["scored"])
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: query.limit]
         return [Candidate(i, score) for i, score in ranked], set(row["written"])
+
+    def _fetch(self, query: Query) -> int:
+        """The words' hits to read: the configured depth, more under a filter, which drops hits after the read."""
+        wanted = math.ceil(self._config.depth * query.limit)
+        return wanted if query.packs is None and query.kinds is None else max(MIN_FETCH, FETCH_FACTOR * wanted)
 
 
 @dataclass(frozen=True)

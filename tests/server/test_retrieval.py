@@ -57,6 +57,22 @@ async def test_filters_and_limits_hold_in_every_mode(example: Client[Any], mode:
         assert all(hit.matched == [mode] for hit in found.results)
 
 
+async def test_a_kind_filter_finds_its_entity_below_many_that_hold_the_words_more(
+    run_ingest, client_for, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The filter drops hits after the index has read them, so a filtered search reads more than it keeps."""
+    pack = tmp_path / "crowded"
+    pack.mkdir()
+    for n in range(40):
+        write_entity(pack, f"concept{n:02d}", "Orbit rendezvous. " * 5, title=f"Orbit rendezvous {n}", kind="concept")
+    write_entity(pack, "pilot", "A pilot who flew one orbit rendezvous.", title="Pilot", kind="person")
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, "orbit rendezvous", mode="text", kinds=["person"], limit=1)
+
+    assert [hit.id for hit in found.results] == ["pilot"]
+
+
 async def test_words_no_entity_holds_find_nothing_in_text_mode(example: Client[Any]) -> None:
     found = await search(example, 'zyxwvut "qwertyuiop asdfghjkl"', mode="text")
 
