@@ -45,11 +45,13 @@ LOCK_WAIT_SECONDS = 3.0
 MIGRATED_SUFFIX = ".migrated-to-edge"
 INDEXED_FIELDS = ("pack", "kind")
 # HNSW's candidate list per query. Edge's default (100) found .986 of the exact top 10 on the 10k bench
-# (real embeddings, bench/vector_recall.py). At a million stored vectors 256 found .888, 512 .957 and 1024
-# .987 (engine p50 2.8, 1.9 and 3.4 ms on a loaded machine). A filtered search (packs, kinds) also walks its
-# filter's neighbours' neighbours (ACORN): without it, a third of 200,000 points found .78 of the exact top
-# 10 (some queries none); with it, a third of a million found .977 at 256 and .998 at 1024 (p50 15.5 ms).
-SEARCH_EF = 1024
+# (real embeddings, bench/vector_recall.py). On a shard built as below, at a million stored vectors 256 found
+# .979, 512 .994 and 1024 .998 (engine p50 2.0, 1.5 and 2.3 ms), at 100,000 .9989, .9996 and 1.0000. A
+# filtered search (packs, kinds) also walks its filter's neighbours' neighbours (ACORN): a third of a million
+# found .997 at 256, .999 at 512 and 1.000 at 1024 (p50 6.3, 10.4 and 18.7 ms). 512 rather than 1024: at a
+# million the vector list's CPU time is what Neo4j's full-text query waits for on two cores (hybrid
+# `pack_search` 29.0 against 32.2 ms p50, docs/scaling.md).
+SEARCH_EF = 512
 # How a new shard builds its HNSW graph: each point keeps 16 neighbours (Edge's default) chosen from 512
 # candidates (Edge's default is 100). At a million stored vectors, built with 100 some points were unreachable,
 # and a few queries found none of their exact top 10 at any search ef: recall@10 .9877 without a filter and
