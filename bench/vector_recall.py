@@ -26,7 +26,7 @@ neighbourhood structure for HNSW to use, which is why the stored embeddings are 
 1,057 s (2,081 s in an earlier run at load average about 10), 4.8 GB resident (2 GB of it this bench's copy
 of the vectors). With ACORN for filtered searches, recall@10 without a filter / with a pack filter (a
 third of the points), engine p50: ef 256 .888 / .977, 2.8 / 5.6 ms; ef 512 .957 / .993, 1.9 / 8.3 ms;
-ef 1024 .987 / .998, 3.4 / 15.5 ms; the service now searches with 1024. Before ACORN, at ef 256: .899
+ef 1024 .987 / .998, 3.4 / 15.5 ms; the service then searched with 1024. Before ACORN, at ef 256: .899
 / .680. Goal .99: met with a filter, not quite without (.987; some queries still find none of the ten:
 HNSW's graph, built with Edge's defaults, m 16 and ef_construct 100, leaves them unreachable).
 
@@ -41,6 +41,10 @@ written in 59 s, indexed by 171 s, this bench 3,158 MB resident (2 GB of it its 
 left some points unreachable. Built from more candidates (the same million, partly beside other runs): m 16
 and ef_construct 512 (what a new shard now uses) indexed by 731 s, .9993 / .9999, engine p50 3.03 / 16.05
 ms; m 32 and ef_construct 256 indexed by 523 s, .9979 / 1.0000, 2.91 / 17.18 ms (ef 2048: .9996 / 1.0000).
+A second build of m 16 and ef_construct 512 (806 s), ``--ef 256,512,1024``: .9792 / .9966, .9942 / .9987 and
+.9984 / 1.0000, engine p50 2.0 / 6.3, 1.5 / 10.4 and 2.3 / 18.7 ms; the service searches with 512 (hybrid
+search's vector list takes CPU that Neo4j's full-text query waits for, docs/scaling.md). 100,000 (44 s):
+.9989 / .9996, .9996 / 1.0000 and 1.0000 / 1.0000.
 """
 
 from __future__ import annotations
