@@ -55,6 +55,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -62,7 +63,6 @@ import numpy.typing as npt
 
 from bench.http_load import memory_mb
 from graphrag.config import Settings
-from graphrag.stores import edge
 from graphrag.stores.vectors import VectorStore
 
 DIMENSION = 512
@@ -89,15 +89,16 @@ def exact_top10(matrix: Matrix, queries: Matrix, ids: list[str], rows: npt.NDArr
 
 
 def measure(label: str, store: VectorStore, embedder: str, matrix: Matrix, queries: Matrix, ids: list[str],
-            only: str | None, packs: list[str]) -> None:  # fmt: skip
-    """Engine top 10 against an exact scan of the rows in pack ``only`` (None: every row)."""
+            only: str | None, packs: list[str], ef: int | None) -> None:  # fmt: skip
+    """Engine top 10 against an exact scan of the rows in pack ``only`` (None: every row), searched with ``ef``
+    candidates (None: as many as the engine chooses for the shard)."""
     rows = np.flatnonzero(np.array([only is None or pack == only for pack in packs]))
     exact = exact_top10(matrix, queries, ids, rows)
     found: list[float] = []
     took: list[float] = []
     for query, best in zip(queries, exact, strict=True):
         started = time.perf_counter()
-        hits = store.search(query, 10, None if only is None else [only], None, embedder)
+        hits = store.search(query, 10, None if only is None else [only], None, embedder, ef)
         took.append(time.perf_counter() - started)
         found.append(len({str(payload["id"]) for payload, _ in hits} & best) / 10)
     ordered = sorted(took)
@@ -120,18 +121,30 @@ def model_queries(count: int, seed: int) -> Matrix:
     return unit(embedder.embed(texts).astype(np.float32))
 
 
-def stored(home: Path, count: int, seed: int) -> None:
+def each_ef(search_efs: list[int | None], measure_both: Callable[[int | None], None]) -> None:
+    """Without and with a filter, once per search ef."""
+    for ef in search_efs:
+        print(f"search ef {ef or 'of the engine'}:")
+        measure_both(ef)
+
+
+def stored(home: Path, count: int, seed: int, search_efs: list[int | None]) -> None:
     queries = model_queries(count, seed)
     with VectorStore.open(Settings(graphrag_home=home)) as store:
         made_with, payloads, matrix = store.snapshot()
         print(f"{len(payloads)} stored vectors ({made_with}) under {home}; {count} embedded queries")
         ids = [str(p["id"]) for p in payloads]
         packs = [str(p["pack"]) for p in payloads]
-        measure("no filter", store, str(made_with), unit(matrix), queries, ids, None, packs)
-        measure("pack filter", store, str(made_with), unit(matrix), queries, ids, packs[0], packs)
+        matrix = unit(matrix)
+
+        def both(ef: int | None) -> None:
+            measure("no filter", store, str(made_with), matrix, queries, ids, None, packs, ef)
+            measure("pack filter", store, str(made_with), matrix, queries, ids, packs[0], packs, ef)
+
+        each_ef(search_efs, both)
 
 
-def written(label: str, embedder: str, matrix: Matrix, queries: Matrix, search_efs: list[int]) -> None:
+def written(label: str, embedder: str, matrix: Matrix, queries: Matrix, search_efs: list[int | None]) -> None:
     """``matrix`` written with the service's payload (a third of the points in each of three packs) into a
     temporary shard as ingest writes it (batches, then the optimizer), then measured."""
     points = len(matrix)
@@ -151,21 +164,22 @@ def written(label: str, embedder: str, matrix: Matrix, queries: Matrix, search_e
         built = time.perf_counter() - started
         resident = memory_mb(os.getpid())
         print(f"{points} {label}: written in {done:.1f}s, indexed by {built:.1f}s; resident {resident:.0f} MB")
-        for ef in search_efs:
-            edge.SEARCH_EF = ef  # the owner's engine is in this process: each pass searches with this ef
-            print(f"search ef {ef}:")
-            measure("no filter", store, embedder, matrix, queries, ids, None, packs)
-            measure("pack filter", store, embedder, matrix, queries, ids, "p1", packs)
+
+        def both(ef: int | None) -> None:
+            measure("no filter", store, embedder, matrix, queries, ids, None, packs, ef)
+            measure("pack filter", store, embedder, matrix, queries, ids, "p1", packs, ef)
+
+        each_ef(search_efs, both)
 
 
-def generated(points: int, count: int, seed: int, search_efs: list[int]) -> None:
+def generated(points: int, count: int, seed: int, search_efs: list[int | None]) -> None:
     rng = np.random.default_rng(seed)
     matrix = unit(rng.standard_normal((points, DIMENSION)).astype(np.float32))
     queries = unit(rng.standard_normal((count, DIMENSION)).astype(np.float32))
     written(f"random {DIMENSION}-d vectors", RANDOM_EMBEDDER, matrix, queries, search_efs)
 
 
-def derived(points: int, bank_file: Path, count: int, seed: int, search_efs: list[int]) -> None:
+def derived(points: int, bank_file: Path, count: int, seed: int, search_efs: list[int | None]) -> None:
     """Stored vectors (bench/stored_vectors.py) of ``points`` distinct texts, asked with model embeddings."""
     from bench.stored_vectors import stored_vectors
 
@@ -184,11 +198,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--stored", type=Path, help="A kept bench home (DIR/home of bench.mcp_tools --keep DIR).")
     parser.add_argument("--bank", type=Path, help="Derive --points stored vectors from this bank (made if missing).")
-    parser.add_argument("--ef", default=str(edge.SEARCH_EF), help="Search ef values to compare, e.g. 256,512,1024.")
+    parser.add_argument(
+        "--ef", default="", help="Search ef values to compare, e.g. 256,512,1024 (default: the engine's)."
+    )
     args = parser.parse_args()
-    search_efs = [int(ef) for ef in args.ef.split(",")]
+    search_efs: list[int | None] = [int(ef) for ef in args.ef.split(",") if ef] or [None]
     if args.stored:
-        stored(args.stored, args.queries, args.seed)
+        stored(args.stored, args.queries, args.seed, search_efs)
     elif args.bank:
         derived(args.points, args.bank, args.queries, args.seed, search_efs)
     else:

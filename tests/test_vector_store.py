@@ -17,7 +17,15 @@ import pytest
 
 from graphrag.config import Settings
 from graphrag.errors import StoreUnavailable
-from graphrag.stores.edge import COLLECTION, LOCK_WAIT_SECONDS, MIGRATED_SUFFIX, point_id
+from graphrag.stores.edge import (
+    COLLECTION,
+    LOCK_WAIT_SECONDS,
+    MIGRATED_SUFFIX,
+    OLDER_BUILD_SEARCH_EF,
+    SEARCH_EF,
+    point_id,
+    search_ef,
+)
 from graphrag.stores.vectors import VectorStore
 
 EMBEDDER = "some-embedder"
@@ -68,6 +76,21 @@ def test_a_new_shard_keeps_its_floats_on_disk_and_an_int8_copy_in_memory(setting
     assert config["vectors"][""]["memory"] == "cold"
     assert config["quantization_config"] == {"scalar": {"type": "int8", "quantile": 0.99, "memory": "pinned"}}
     assert (config["hnsw_config"]["m"], config["hnsw_config"]["ef_construct"]) == (16, 512)
+
+
+def test_a_shard_built_from_edges_default_candidates_is_searched_with_a_longer_list(
+    settings: Settings, tmp_path: Path
+) -> None:
+    from qdrant_edge import Distance, EdgeConfig, EdgeShard, EdgeVectorParams, HnswIndexConfig
+
+    with VectorStore.open(settings) as store:
+        store.ensure_collection(EMBEDDER, 8)
+    older = tmp_path / "older"  # as a release before HNSW_EF_CONSTRUCT made it: with Edge's own HNSW settings
+    hnsw = HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000)
+    EdgeShard.create(str(older), EdgeConfig(vectors=EdgeVectorParams(8, Distance.Cosine), hnsw_config=hnsw)).close()
+
+    assert search_ef(settings.qdrant_path / "shard") == SEARCH_EF
+    assert search_ef(older) == OLDER_BUILD_SEARCH_EF
 
 
 def test_a_shard_of_another_embedder_is_refused_to_queries(settings: Settings) -> None:

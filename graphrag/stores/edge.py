@@ -52,6 +52,10 @@ INDEXED_FIELDS = ("pack", "kind")
 # million the vector list's CPU time is what Neo4j's full-text query waits for on two cores (hybrid
 # `pack_search` 29.0 against 32.2 ms p50, docs/scaling.md).
 SEARCH_EF = 512
+# A shard whose graph was built from fewer candidates (before HNSW_EF_CONSTRUCT, from Edge's default of 100)
+# needs a longer list to reach the same points: at 100,000 such vectors 512 found .992 (one query one of ten)
+# and 1024 .9993; at a million 512 .957 and 1024 .987.
+OLDER_BUILD_SEARCH_EF = 1024
 # How a new shard builds its HNSW graph: each point keeps 16 neighbours (Edge's default) chosen from 512
 # candidates (Edge's default is 100). At a million stored vectors, built with 100 some points were unreachable,
 # and a few queries found none of their exact top 10 at any search ef: recall@10 .9877 without a filter and
@@ -59,6 +63,7 @@ SEARCH_EF = 512
 # 256: .9979 and 1.0000 in 523 s, and twice the links in memory). bench/vector_recall.py.
 HNSW_M = 16
 HNSW_EF_CONSTRUCT = 512
+EDGE_EF_CONSTRUCT = 100  # Edge's own default, which a shard made before HNSW_EF_CONSTRUCT was built with
 FULL_SCAN_KB = 10_000  # Edge's default: a segment smaller than this is searched exactly, not through HNSW
 # How many times the asked number of best candidates an int8 shard (``_shard_config``) scores again on the
 # floats. Measured in bench/vector_recall.py (see docs/scaling.md).
@@ -126,6 +131,7 @@ class EdgeEngine:
         self._meta = _read_meta(folder)
         self._write = threading.Lock()  # a rebuild swaps the shard: no write meanwhile
         self._shard: EdgeShard | None = EdgeShard.load(str(self._path)) if self._meta else None
+        self._search_ef = search_ef(self._path)
 
     @property
     def _path(self) -> Path:
@@ -156,6 +162,7 @@ class EdgeEngine:
             self._meta = {"embedder": embedder_id, "dimension": dimension}
             _write_meta(self._folder, self._meta)
             self._shard = shard
+            self._search_ef = search_ef(self._path)
             return reason
 
     def upsert(self, payloads: Sequence[dict[str, Any]], vectors: Vectors) -> None:
@@ -224,7 +231,7 @@ class EdgeEngine:
             filter=Filter(must=must),
             with_payload=["id"],
             params=SearchParams(
-                hnsw_ef=max(ef or SEARCH_EF, limit),
+                hnsw_ef=max(ef or self._search_ef, limit),
                 acorn=AcornSearchParams(enable=True) if must else None,
                 quantization=QuantizationSearchParams(rescore=True, oversampling=OVERSAMPLING),
             ),
@@ -256,6 +263,17 @@ def _shard_config(dimension: int) -> Any:
         quantization_config=ScalarQuantizationConfig(ScalarType.Int8, quantile=0.99, memory=Memory.Pinned),
         hnsw_config=HnswIndexConfig(m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=FULL_SCAN_KB),
     )
+
+
+def search_ef(shard: Path) -> int:
+    """The candidate list a shard's graph needs, from the candidates Edge recorded building it with: a graph
+    built from fewer than ``HNSW_EF_CONSTRUCT`` (Edge's default, 100, in a shard made before) needs more."""
+    try:
+        config = json.loads((shard / "edge_config.json").read_text(encoding="utf-8"))
+        built_from = int(config["hnsw_config"]["ef_construct"])
+    except (OSError, ValueError, KeyError, TypeError):
+        built_from = EDGE_EF_CONSTRUCT
+    return SEARCH_EF if built_from >= HNSW_EF_CONSTRUCT else OLDER_BUILD_SEARCH_EF
 
 
 def _condition_edge(key: str, values: Sequence[str]) -> Any:
