@@ -44,17 +44,13 @@ COLLECTION = "entities"
 LOCK_WAIT_SECONDS = 3.0
 MIGRATED_SUFFIX = ".migrated-to-edge"
 INDEXED_FIELDS = ("pack", "kind")
-# HNSW's candidate list per query. Edge's default (100) found .986 of the exact top 10 on the 10k bench
-# (real embeddings, bench/vector_recall.py). On a shard built as below, at a million stored vectors 256 found
-# .979, 512 .994 and 1024 .998 (engine p50 2.0, 1.5 and 2.3 ms), at 100,000 .9989, .9996 and 1.0000. A
-# filtered search (packs, kinds) also walks its filter's neighbours' neighbours (ACORN): a third of a million
-# found .997 at 256, .999 at 512 and 1.000 at 1024 (p50 6.3, 10.4 and 18.7 ms). 512 rather than 1024: at a
-# million the vector list's CPU time is what Neo4j's full-text query waits for on two cores (hybrid
-# `pack_search` 29.0 against 32.2 ms p50, docs/scaling.md).
+# HNSW's candidate list per query, on a shard built as below: at a million stored vectors 256 found .979 of
+# the exact top 10, 512 .994 and 1024 .998 (engine p50 2.0, 1.5, 2.3 ms); with a filter (packs, kinds: ACORN
+# also walks the filter's neighbours' neighbours) .997, .999 and 1.000 (6.3, 10.4, 18.7 ms). 512: at a
+# million the vector list's CPU is what Neo4j's full-text query waits for on two cores (docs/scaling.md).
 SEARCH_EF = 512
-# A shard whose graph was built from fewer candidates (before HNSW_EF_CONSTRUCT, from Edge's default of 100)
-# needs a longer list to reach the same points: at 100,000 such vectors 512 found .992 (one query one of ten)
-# and 1024 .9993; at a million 512 .957 and 1024 .987.
+# A graph built from Edge's default of 100 candidates (a shard made before) needs more: at 100,000 such
+# vectors 512 found .992 and 1024 .9993, at a million .957 and .987 (bench/vector_recall.py).
 OLDER_BUILD_SEARCH_EF = 1024
 # How a new shard builds its HNSW graph: each point keeps 16 neighbours (Edge's default) chosen from 512
 # candidates (Edge's default is 100). At a million stored vectors, built with 100 some points were unreachable,
