@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Any
 
 from graphrag.names import WORD, Script, fold, phrase_text, query_words, quoted_passages, script_of, word_sequence
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
@@ -27,7 +28,7 @@ from graphrag.stores.graph import GraphStore
 
 MAX_TERMS = 64  # a question's first 64 content words
 MAX_TERM_CHARS = 64
-FETCH_FACTOR = 4  # index hits read per hit wanted under a pack or kind filter, so that it still leaves enough
+FETCH_FACTOR = 4  # index hits read per hit wanted when a filter drops some, so that it still leaves enough
 MIN_FETCH = 100
 PASSAGE_STEM = 5
 KEY_BATCH = 200  # text keys per phrase query: Lucene refuses a query of more than 1,024 clauses
@@ -133,28 +134,34 @@ class TextSearch:
 
     def _found(self, index: str, text: TextQuery, query: Query) -> tuple[list[Candidate], set[str]]:
         """One index's entities, best first by the score the whole query gives them, and those that hold a
-        quoted passage as written."""
-        (row,) = self._graph.read(
-            "retrieval_text",
-            index=index,
-            words=text.words,
-            quoted=text.quoted,
-            lucene=text.lucene,
-            fetch=self._fetch(query),
-            packs=_listed(query.packs),
-            kinds=_listed(query.kinds),
-            batch=KEY_BATCH,
-        )
+        quoted passage as written. Hits are filtered after the index has read them (packs, kinds, and always
+        placeholders, titled with their id), so a filtered search reads more than it keeps, and one that came
+        back short of what it read is read again that way."""
+        wanted = math.ceil(self._config.depth * query.limit)
+        surplus = max(MIN_FETCH, FETCH_FACTOR * wanted)
+        filtered = query.packs is not None or query.kinds is not None
+        row = self._read(index, text, query, surplus if filtered else wanted)
+        if not filtered and len(row["found"]) < wanted:
+            row = self._read(index, text, query, surplus)
         # an entity not yet given its key (written before keys, until the next start) keeps its words' score
         scores: dict[str, float] = {hit["id"]: hit["score"] for hit in row["found"]}
         scores.update((hit["id"], hit["score"]) for hit in row["scored"])
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: query.limit]
         return [Candidate(i, score) for i, score in ranked], set(row["written"])
 
-    def _fetch(self, query: Query) -> int:
-        """The words' hits to read: the configured depth, more under a filter, which drops hits after the read."""
-        wanted = math.ceil(self._config.depth * query.limit)
-        return wanted if query.packs is None and query.kinds is None else max(MIN_FETCH, FETCH_FACTOR * wanted)
+    def _read(self, index: str, text: TextQuery, query: Query, fetch: int) -> dict[str, Any]:
+        (row,) = self._graph.read(
+            "retrieval_text",
+            index=index,
+            words=text.words,
+            quoted=text.quoted,
+            lucene=text.lucene,
+            fetch=fetch,
+            packs=_listed(query.packs),
+            kinds=_listed(query.kinds),
+            batch=KEY_BATCH,
+        )
+        return row
 
 
 @dataclass(frozen=True)

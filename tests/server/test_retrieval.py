@@ -73,6 +73,20 @@ async def test_a_kind_filter_finds_its_entity_below_many_that_hold_the_words_mor
     assert [hit.id for hit in found.results] == ["pilot"]
 
 
+async def test_placeholders_holding_the_words_leave_the_limit_full(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A link to an id no file defines makes a placeholder titled with that id; the index finds it and the
+    search drops it after the read, so it must not take the place of an entity."""
+    pack = tmp_path / "dangling"
+    pack.mkdir()
+    for n in range(3):
+        write_entity(pack, f"note{n}", "An orbit probe.", title=f"Note {n}", related="{uses: [orbit-probe-x]}")
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, "orbit probe x", mode="text", limit=3)
+
+    assert sorted(hit.id for hit in found.results) == ["note0", "note1", "note2"]
+
+
 async def test_words_no_entity_holds_find_nothing_in_text_mode(example: Client[Any]) -> None:
     found = await search(example, 'zyxwvut "qwertyuiop asdfghjkl"', mode="text")
 
