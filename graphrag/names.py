@@ -229,7 +229,8 @@ def clauses(text: str, min_words: int) -> list[str]:
     return [part.strip() for part in quoted + outside if min_words <= len(query_words(part)) < len(whole)]
 
 
-_PASSAGE = re.compile(r'"[^"]*"|«[^»]*»|“[^”]*”|„[^“”]*[“”]')
+# Single quotes count only where no letter touches them from outside (``'Aubergine'``, not ``it's`` or ``users'``).
+_PASSAGE = re.compile(r'"[^"]*"|«[^»]*»|“[^”]*”|„[^“”]*[“”]|‘[^’]*’|(?<![\w\'])\'[^\'\n]+\'(?![\w\'])')
 _PHRASE_SYNTAX = re.compile(r'(["\\])')
 
 
@@ -246,8 +247,8 @@ def text_key(entity_id: str) -> str:
 
 
 def quoted_passages(text: str) -> list[tuple[int, int]]:
-    """The character spans inside double quotes (``"…"``, ``«…»``, ``“…”``): text a question cites, whose
-    words are data (a description, a title), never the question's own grammar."""
+    """The character spans inside quotes (``"…"``, ``«…»``, ``“…”``, ``'…'``): text a question cites, whose
+    words are data (a description, a title, a synonym), never the question's own grammar."""
     return [(m.start() + 1, m.end() - 1) for m in _PASSAGE.finditer(text)]
 
 

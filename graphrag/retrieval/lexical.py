@@ -66,7 +66,7 @@ class TextQuery:
                 # `we'd`, stop words' places): only a phrase's own syntax (quote, backslash) is escaped
                 passage = fold(text[start:end])
                 passage_words = list(WORD.finditer(passage))[:MAX_TERMS]
-                if len(passage_words) > 1:
+                if passage_words:  # one quoted word too: 'Aubergine' is the synonym asked for
                     written = phrase_text(passage[: passage_words[-1].end()])
                     quotes.append(f'"{written}"~{phrases.quote_slop}')
             clauses += [f"{quote}^{phrases.quote_boost:g}" for quote in quotes]

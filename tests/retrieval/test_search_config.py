@@ -39,11 +39,19 @@ def test_a_bad_file_names_the_field(tmp_path: Path, content: str, message: str) 
 
 
 def test_neighbouring_words_become_sloppy_phrases_as_configured() -> None:
-    query = TextQuery.of('What "parses" fast JSON, in C?', TextConfig(phrase_slop=3, phrase_boost=2.5))
+    query = TextQuery.of('What "parses" fast JSON, in C?', TextConfig(phrase_slop=3, phrase_boost=2.5, quote_boost=0))
     assert query is not None
     assert query.lucene == '"parses" OR "fast" OR "json" OR "parses fast"~3^2.5 OR "fast json"~3^2.5'
     words_alone = TextQuery.of("parses fast JSON", TextConfig(phrase_boost=0))
     assert words_alone is not None and words_alone.lucene == '"parses" OR "fast" OR "json"'
+
+
+def test_one_quoted_word_is_found_as_written_too() -> None:
+    """``Which term is also known as 'Aubergine'?``: the synonym asked for, not the frame's words."""
+    query = TextQuery.of("Which term is also known as 'Aubergine'?", TextConfig(phrase_boost=0))
+    assert query is not None
+    assert query.quoted == '"aubergine"~3'
+    assert query.lucene.endswith('OR "aubergine"~3^8')
 
 
 def test_a_quoted_passage_is_one_more_phrase_with_its_stop_words_in_place() -> None:
