@@ -52,6 +52,39 @@ _ARTICLES = frozenset({"the", "a", "an"})
 MAX_DESCRIPTION_WORDS = 64  # a relation's description read for relation words: its first 64 content words
 _REVERSING = frozenset({"reverse", "inverse"})  # the reverse dependencies of X: those on the other side
 Role = Literal["subject", "object", "either"]
+Level = Literal["up", "down", "either"]
+# Words that walk a hierarchy whatever the pack names it (``Shapes.upwards``), English and Russian: down
+# to the narrower entities, up to the broader ones, or either way by where the entity stands (``kinds of X``
+# is down, ``X is a kind of`` up; ``Какие виды входят в X`` down, ``X входит в`` up).
+_LEVELS: tuple[tuple[Level, re.Pattern[str]], ...] = (
+    (
+        "down",
+        re.compile(
+            r"\b(?:sub(?:types?|class(?:es)?|categor(?:y|ies)|kinds?|species)|child(?:ren)?|narrower|"
+            r"(?:more|most) specific|speciali[sz]ations?|hyponyms?|descendants?|"
+            r"подтип\w*|подкласс\w*|подвид\w*|дочерн\w*|разновидност\w*|нижестоящ\w*|"
+            r"более (?:узк|частн|конкретн|специальн)\w*)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "up",
+        re.compile(
+            r"\b(?:parents?|broader|(?:more|most) general|less specific|category|generali[sz]ations?|supertypes?|"
+            r"superclass(?:es)?|supercategor(?:y|ies)|hypernyms?|ancestors?|"
+            r"родител\w*|вышестоящ\w*|надкласс\w*|обобщ\w*|более (?:общ|широк)\w*)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "either",
+        re.compile(
+            r"\b(?:kinds?|types?|sorts?|variet(?:y|ies)|belong\w*|falls?|вид(?:ы|ов|ам|ами|ах)?|вход\w*|относ\w*)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+_DETERMINERS = frozenset({"which", "what", "какой", "какая", "какое", "какие", "каком", "какого"})  # which kind of X: X
 
 
 @dataclass(frozen=True)
@@ -80,6 +113,7 @@ class _Mention:
     first: int  # word positions in the question
     last: int
     names: tuple[_Name, ...]
+    level: Level | None = None  # a hierarchy word, whose steps are the hierarchy's, up or down
 
 
 def plan(
@@ -89,11 +123,15 @@ def plan(
     max_steps: int,
     described: Sequence[Described] = (),
     kinds: Set[str] = frozenset(),
+    upwards: Sequence[Step] = (),
+    heads: Set[str] = frozenset(),
 ) -> list[set[Step]]:
     """The typed steps the question asks for, outwards from the entity at character span ``anchor``
     (None: nothing named), each a set of (type, direction) alternatives; empty when it names no relation.
     ``described``: relations in their authors' words, for the relation words no name spells; ``kinds``: the
-    words of the graph's entity kinds (``package``), which name what is linked, never a relation."""
+    words of the graph's entity kinds (``package``), which name what is linked, never a relation;
+    ``upwards``: the steps up the hierarchy the entity stands in, for the words that walk it (``parents``,
+    ``more specific kinds``, ``broader``); ``heads``: the kinds' last words (``vehicle``, not ``launch``)."""
     words = [_Word(fold(m.group()), m.start(), m.end()) for m in _WORD.finditer(question)]
     cited = quoted_passages(question)
     outside = [
@@ -103,8 +141,9 @@ def plan(
         and not any(start <= w.start and w.end <= end for start, end in cited)
     ]
     vocabulary = [_spelled(name, step) for name, steps in names.items() for step in steps]
-    mentions = _mentions(words, outside, vocabulary)
-    mentions = sorted(mentions + _described_mentions(words, outside, mentions, described, kinds), key=lambda m: m.first)
+    mentions = _mentions(words, outside, vocabulary, heads)
+    mentions += _described_mentions(words, outside, mentions, described, kinds)
+    mentions = sorted(mentions + _level_mentions(question, words, outside, mentions, upwards), key=lambda m: m.first)
     if anchor is not None:
         at = next((i for i, w in enumerate(words) if w.start >= anchor[0]), len(words))
         mentions = [m for m in mentions if not _apposition(words, m, at)]
@@ -112,6 +151,11 @@ def plan(
         return []
     if anchor is None:
         at = _unnamed_anchor(words, mentions)
+    # a word that walks the hierarchy either way says again what a word of fixed direction says (``Which
+    # broader term does X belong to?``), unless it stands beyond it, a step further out (``Which terms
+    # belong to the broader term of X?``)
+    fixed = [m for m in mentions if m.level in ("up", "down")]
+    mentions = [m for m in mentions if m.level != "either" or all(_beyond(m, f, at) for f in fixed)]
     ordered = sorted(mentions, key=lambda m: (not _attached(words, m, at), min(abs(m.first - at), abs(m.last - at))))
     # Each step's mentions. A relation met again right after its own step is a step again (the dependencies
     # of the dependencies of X), unless a demonstrative points back (which failure mode, and what does that
@@ -132,6 +176,10 @@ def plan(
         mention = mentions_of_step[0]
         # where the chain so far stands: the entity, then the nearest mention of the step before
         here = at if not number else min((m.first for m in chain[number - 1]), key=lambda i: abs(i - mention.first))
+        if mention.level is not None:
+            up = mention.level == "up" or (mention.level == "either" and here < mention.first)
+            steps.append({Step(s.type, s.forward == up) for s in upwards})
+            continue
         following = _following(question, words, mention.last)
         agent = _agent_noun(words[mention.last].text, mention.names)
         of_named = any("of" in name.linking for name in mention.names)  # part_of: "of" is the name's
@@ -143,8 +191,13 @@ def plan(
     return steps
 
 
+def _beyond(mention: _Mention, other: _Mention, at: int) -> bool:
+    """Whether ``mention`` stands on ``other``'s side of the entity (word ``at``), further out."""
+    return (mention.first < at) == (other.first < at) and abs(mention.first - at) > abs(other.first - at)
+
+
 def _types(mention: _Mention) -> frozenset[str]:
-    return frozenset(name.step.type for name in mention.names)
+    return frozenset(name.step.type for name in mention.names) or frozenset({f"level:{mention.level}"})
 
 
 def _english(words: list[_Word]) -> bool:
@@ -180,8 +233,10 @@ def _stems(word: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name]) -> list[_Mention]:
-    """Relation names the question uses (outside the named entity), the best-matching names at each place."""
+def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name], heads: Set[str]) -> list[_Mention]:
+    """Relation names the question uses (outside the named entity), the best-matching names at each place. A
+    name whose words all name entity kinds (``has_term`` in ``Which term ...``) is the answer's kind there,
+    not a relation: the kinds' own relations are read from the graph's shapes instead."""
     free = set(outside)
     found: list[_Mention] = []
     position = 0
@@ -196,6 +251,8 @@ def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name]) -
                 i in free and _same(words[i].text, token)
                 for i, token in zip(range(position, position + span), name.core, strict=True)
             ):
+                continue
+            if all(_stems(words[i].text) & heads for i in range(position, position + span)):
                 continue
             after = [w.text for w in words[position + span : position + span + len(name.linking)]]
             matched.append(((span, sum(1 for token in name.linking if token in after)), name))
@@ -270,9 +327,66 @@ def _described_mentions(
     return found
 
 
-def kind_stems(kinds: Iterable[str]) -> frozenset[str]:
-    """The word forms of entity kinds (``launch_vehicle``: launch, vehicle), for ``plan``'s ``kinds``."""
-    return frozenset(stem for kind in kinds for word in query_words(kind.replace("_", " ")) for stem in _stems(word))
+def _level_mentions(
+    question: str, words: list[_Word], outside: list[int], named: list[_Mention], upwards: Sequence[Step]
+) -> list[_Mention]:
+    """The words that walk a hierarchy, each a step (``the broader term of the broader term of X`` is two),
+    but words side by side one step (``more specific kinds`` is one step down). Relation names the question
+    spells win their words; ``which kind of X`` only says what X is."""
+    if not upwards:
+        return []
+    free = set(outside) - {i for m in named for i in range(m.first, m.last + 1)}
+    found: list[_Mention] = []
+    for level, pattern in _LEVELS:
+        for match in pattern.finditer(question):
+            at = [i for i, w in enumerate(words) if match.start() <= w.start and w.end <= match.end()]
+            if not at or not free.issuperset(at):
+                continue
+            singular = not words[at[0]].text.endswith("s")
+            if level == "either" and at[0] and words[at[0] - 1].text in _DETERMINERS and singular:
+                continue
+            found.append(_Mention(at[0], at[-1], (), level))
+    joined: list[_Mention] = []
+    for mention in sorted(found, key=lambda m: m.first):
+        if joined and mention.first <= joined[-1].last + 1:
+            last = joined.pop()
+            kept = last if last.level != "either" else mention
+            mention = _Mention(last.first, max(last.last, mention.last), (), kept.level)
+        joined.append(mention)
+    return joined
+
+
+def named_kinds(question: str, kinds: Iterable[str], anchor: tuple[int, int]) -> list[str]:
+    """The entity kinds the question names outside the entity and its quotes (``Which fields use X?``:
+    ``field``), in the question's order: what the answer is."""
+    cited = [anchor, *quoted_passages(question)]
+    words = [
+        _stems(fold(m.group()))
+        for m in _WORD.finditer(question)
+        if not any(start <= m.start() and m.end() <= end for start, end in cited)
+    ]
+    found: list[tuple[int, str]] = []
+    for kind in kinds:
+        forms = [_stems(w) for w in query_words(kind.replace("_", " "))]
+        at = next((i for i in range(len(words)) if _holds(words, i, forms)), None)
+        if forms and at is not None:
+            found.append((at, kind))
+    return [kind for _, kind in sorted(found)]
+
+
+def _holds(words: list[frozenset[str]], at: int, forms: list[frozenset[str]]) -> bool:
+    return at + len(forms) <= len(words) and all(words[at + i] & form for i, form in enumerate(forms))
+
+
+def kind_stems(kinds: Iterable[str], heads: bool = False) -> frozenset[str]:
+    """The word forms of entity kinds (``launch_vehicle``: launch, vehicle), for ``plan``'s ``kinds``; with
+    ``heads``, of each kind's last word alone (vehicle), the one that names what the entity is."""
+    return frozenset(
+        stem
+        for kind in kinds
+        for word in query_words(kind.replace("_", " "))[-1 if heads else 0 :]
+        for stem in _stems(word)
+    )
 
 
 @lru_cache(maxsize=1 << 12)

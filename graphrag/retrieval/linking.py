@@ -121,7 +121,8 @@ class EntityLinker:
             latin = [(t, s, e) for token, s, e in spans for t in _latin(token)]
             if latin != spans:
                 seen = {m.row for m in found}
-                found += [m for m in _scan(table, latin) if m.row not in seen]
+                # names, not ids: ``ОКВЭД 2`` is the classifier's name, not the Latin id OKVED.02
+                found += [m for m in _scan(table, latin) if m.row not in seen and table.id_keys.get(m.row) != m.key]
         return sorted(found, key=lambda m: m.start)
 
     def span_of(self, text: str, entity_id: str) -> tuple[int, int] | None:
@@ -255,6 +256,8 @@ def _written_as_id(surface: str, entity_id: str) -> bool:
     splitting any of its words: ``PEP 513`` or ``pep513`` for ``PEP-0513``, but not ``Python 3`` for
     ``python3``, where the space makes two words of one."""
     if not any(c.isdigit() or c in "._:/-" or c.isupper() for c in entity_id):
+        return False
+    if script_of(surface) != script_of(entity_id):  # ``ОКВЭД 2`` names a classifier; the id OKVED.02 is Latin
         return False
     return _breaks(surface) <= _breaks(entity_id)
 

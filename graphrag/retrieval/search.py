@@ -33,13 +33,14 @@ from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
 from graphrag.retrieval.chain import RelationChain
 from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig, VectorConfig
 from graphrag.retrieval.fusion import Ranked, agreement, fuse
-from graphrag.retrieval.guidance import kind_stems, plan
+from graphrag.retrieval.guidance import kind_stems, named_kinds, plan
 from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
+from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex
-from graphrag.retrieval.vocabulary import RelationVocabulary
+from graphrag.retrieval.vocabulary import RelationVocabulary, Step
 from graphrag.retrieval.walk import Adjacency, GraphWalk
 from graphrag.stores.graph import GraphStore
 
@@ -126,6 +127,7 @@ class PackSearch:
         Adjacency.current(self._snapshot, self._config.walk)
         self._scripts()
         self._kind_words()
+        self._shapes()
 
     def search(
         self,
@@ -166,9 +168,14 @@ class PackSearch:
             return Ranking([Hit(c.id, c.score, [retriever.evidence]) for c in found], len(found))
         return self._hybrid(Query(text, max(self._config.pool, limit), packs, kinds, hidden=self._hidden), limit)
 
-    def _kind_words(self) -> frozenset[str]:
-        words: frozenset[str] = self._snapshot.derived("kind words", _kind_words_of)
+    def _kind_words(self) -> tuple[frozenset[str], frozenset[str]]:
+        """Every word of the entity kinds, and each kind's last word (see ``plan``)."""
+        words: tuple[frozenset[str], frozenset[str]] = self._snapshot.derived("kind words", _kind_words_of)
         return words
+
+    def _shapes(self) -> Shapes:
+        shapes: Shapes = self._snapshot.derived("shapes", Shapes.of)
+        return shapes
 
     def _scripts(self) -> PackScripts:
         scripts: PackScripts = self._snapshot.derived("scripts", PackScripts.of)
@@ -184,18 +191,22 @@ class PackSearch:
         links = self.linker.retrieve(pool)
         readings = self.linker.readings(pool.text) if links else {}
         sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
-        anchor = self.linker.span_of(pool.text, sure[0].id) if sure else None
-        names, described = self._vocabulary.names(self._hidden), self._vocabulary.described(self._hidden)
-        steps = plan(pool.text, names, anchor, config.walk.max_steps, described, self._kind_words())
-        # A sure name is a start when the question is about it: the steps go out from it, it is written as
-        # a reference (quoted, an id), or it is most of what the question says. A name met in passing
-        # ("... a wrapper around the FFTW library") is one more list; one inside a passage the question
-        # quotes is the passage's word, left to full text.
-        starts = {c.id: c.score for c in sure if steps or readings[c.id] == "reference" or self._about(pool.text, c.id)}
-        passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
-        named = bool(starts)
+        steps = self._steps(pool.text, sure[0].id if sure else None)
         coverage = self._scripts().coverage(pool.text, pool.packs)
         lists = {name: future.result() for name, future in reading.items()}
+        # A sure name is a start when the question is about it: the steps go out from it, it is written as
+        # a reference (quoted, an id), or it is most of what the question says and the lists that read the
+        # whole question agree (a title inside a description, "... slow cooking in fat until soft", is a word
+        # of the description there, not its subject). A name met in passing ("... a wrapper around the FFTW
+        # library") is one more list; one inside a passage the question quotes is left to full text.
+        agreed = self._first_read(lists, coverage)
+        starts = {
+            c.id: c.score
+            for c in sure
+            if steps or readings[c.id] == "reference" or (c.id == agreed and self._about(pool.text, c.id))
+        }
+        passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
+        named = bool(starts)
         read = each = [Ranked(found, self._weight(name, named, coverage)) for name, found in lists.items()]
         if not named and config.fusion.unnamed_reading == "standard":
             # Nothing named: the reading lists decide, so a flat one must not reorder one whose first hit
@@ -247,6 +258,29 @@ class PackSearch:
         hits.sort(key=lambda h: (-h.score, h.id))
         return Ranking(hits[:limit], len(hits))
 
+    def _steps(self, text: str, start: str | None) -> list[set[Step]]:
+        """The typed steps the question asks for from ``start`` (its first sure name): read from relation
+        words, hierarchy words, and else from the kind the question asks for (``Which <kind> ... X?``: the
+        relations that join that kind to X's)."""
+        copy = self._snapshot.current()
+        row = copy.entities.index.get(start) if start is not None else None
+        kind = copy.entities.kinds[row] if row is not None else None
+        anchor = self.linker.span_of(text, start) if start is not None else None
+        shapes = self._shapes()
+        names, described = self._vocabulary.names(self._hidden), self._vocabulary.described(self._hidden)
+        walk = self._config.walk
+        kinds, heads = self._kind_words()
+        steps = plan(text, names, anchor, walk.max_steps, described, kinds, shapes.upwards(kind), heads)
+        if kind is None or anchor is None:
+            return steps
+        return shapes.complete(steps, kind, named_kinds(text, shapes.kinds, anchor), walk.max_steps)
+
+    def _first_read(self, lists: dict[RetrieverName, list[Candidate]], coverage: float) -> str | None:
+        """The first hit of the lists that read the question, merged as a question naming nothing merges them."""
+        read = [Ranked(found, self._weight(name, False, coverage)) for name, found in lists.items()]
+        merged = fuse(read, "standard", self._config.fusion.k, self._config.pool)
+        return merged[0][0] if merged else None
+
     def _about(self, text: str, entity_id: str) -> bool:
         """Whether the question's name for that entity holds most of its content words."""
         span = self.linker.span_of(text, entity_id)
@@ -277,5 +311,6 @@ class PackSearch:
         return [row["id"] for row in self._graph.read("retrieval_packs") if row["id"] not in self._hidden]
 
 
-def _kind_words_of(copy: GraphCopy) -> frozenset[str]:
-    return kind_stems(set(copy.entities.kinds))
+def _kind_words_of(copy: GraphCopy) -> tuple[frozenset[str], frozenset[str]]:
+    kinds = set(copy.entities.kinds)
+    return kind_stems(kinds), kind_stems(kinds, heads=True)

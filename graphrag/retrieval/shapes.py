@@ -1,0 +1,108 @@
+"""What each relation connects, read from the graph itself: the kinds at its two ends, and whether it is a
+hierarchy (nearly every entity it leaves has one target: a broader term, an enclosing group).
+
+A question's kind words and direction words are resolved against these shapes, not against word lists
+written for one domain: ``the more specific kinds of X`` walks X's hierarchy downwards, whatever the pack
+calls it (``is_a``, ``subclass_of``, ``part_of``), and ``Which <kind A> ... X?`` with no relation word walks
+the relations that join kind A to X's kind, in the direction they run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from graphrag.retrieval.snapshot import GraphCopy
+from graphrag.retrieval.vocabulary import Step
+
+HIERARCHY_SHARE = 0.9  # a relation is a hierarchy when this share of the entities it leaves have one target
+MIN_HIERARCHY_SOURCES = 5  # too few sources say nothing about a relation's shape
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One relationship type: how many links join each (source kind, target kind), and its sources' share
+    with a single target."""
+
+    type: str
+    ends: dict[tuple[str, str], int]
+    single_target: float
+    sources: int
+
+    @property
+    def hierarchy(self) -> bool:
+        return self.sources >= MIN_HIERARCHY_SOURCES and self.single_target >= HIERARCHY_SHARE
+
+    def touches(self, kind: str) -> bool:
+        return any(kind in pair for pair in self.ends)
+
+    @property
+    def within_kind(self) -> float:
+        """The share of its links that join two entities of one kind (a taxonomy, not a membership)."""
+        total = sum(self.ends.values())
+        return sum(n for (a, b), n in self.ends.items() if a == b) / total if total else 0.0
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """Every relationship type's shape, and the kinds the graph's entities have."""
+
+    by_type: dict[str, Shape]
+    kinds: frozenset[str]
+
+    @classmethod
+    def of(cls, copy: GraphCopy) -> Shapes:
+        kinds = copy.entities.kinds
+        links = copy.links
+        by_type: dict[str, Shape] = {}
+        for type_row, name in enumerate(links.type_names):
+            at = np.flatnonzero(links.types == type_row)
+            if not at.size:
+                continue
+            sources, targets = links.sources[at], links.targets[at]
+            ends = Counter(zip((kinds[s] for s in sources.tolist()), (kinds[t] for t in targets.tolist()), strict=True))
+            _, per_source = np.unique(sources, return_counts=True)
+            by_type[name] = Shape(name, dict(ends), float(np.mean(per_source == 1)), int(per_source.size))
+        return cls(by_type, frozenset(k for k in kinds if k))
+
+    def upwards(self, kind: str | None) -> tuple[Step, ...]:
+        """The steps that go up the hierarchies an entity of ``kind`` stands in (None: any kind), the ones
+        within one kind (a taxonomy) before those across kinds (a classification's levels)."""
+        found = [s for s in self.by_type.values() if s.hierarchy and (kind is None or s.touches(kind))]
+        if not found:
+            return ()
+        best = max(s.within_kind >= 0.5 for s in found)
+        return tuple(Step(s.type, True) for s in sorted(found, key=lambda s: s.type) if (s.within_kind >= 0.5) == best)
+
+    def complete(self, steps: list[set[Step]], start: str, asked: list[str], most: int) -> list[set[Step]]:
+        """The steps read from the question's words, and one more to the kind the question asks for when the
+        chain does not reach it: ``Which items show a more specific kind of X?`` reads the hierarchy step,
+        and the kinds' shapes add the step from those terms to the items that show them."""
+        here, passed = {start}, {start}
+        for step in steps:
+            here = {end for kind in here for s in step for end in self._ends(kind, s)}
+            passed |= here
+        answer = next((kind for kind in asked if kind != start), None)
+        if answer is None or answer in passed or len(steps) >= most:
+            return steps
+        joining = {s for kind in here for s in self.between(kind, answer)}
+        return [*steps, joining] if joining else steps
+
+    def _ends(self, kind: str, step: Step) -> set[str]:
+        shape = self.by_type.get(step.type)
+        if shape is None:
+            return set()
+        return {b if step.forward else a for a, b in shape.ends if (a if step.forward else b) == kind}
+
+    def between(self, start: str, answer: str) -> tuple[Step, ...]:
+        """The steps from an entity of kind ``start`` to entities of kind ``answer``, each relation in the
+        direction its links run between the two kinds (both, where they run both ways)."""
+        steps = [
+            Step(shape.type, forward)
+            for shape in self.by_type.values()
+            for forward, pair in ((True, (start, answer)), (False, (answer, start)))
+            if pair in shape.ends
+        ]
+        return tuple(sorted(set(steps), key=lambda s: (s.type, not s.forward)))

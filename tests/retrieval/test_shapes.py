@@ -1,0 +1,119 @@
+"""Relations read from the graph's own shape: hierarchy words and kind words resolved without word lists per
+domain (no store)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphrag.retrieval.guidance import kind_stems, named_kinds, plan
+from graphrag.retrieval.shapes import Shapes
+from graphrag.retrieval.vocabulary import Step
+from tests.retrieval.graphs import E, graph_copy
+
+pytestmark = pytest.mark.fast
+
+# A small classification: terms in a taxonomy (IS_A, child -> parent), items that show terms (HAS_FEATURE,
+# item -> term), and terms filed under fields (IN_FIELD, term -> field).
+TERMS = [E(f"t{i}", f"term {i}", kind="term") for i in range(8)]
+ITEMS = [E(f"i{i}", f"item {i}", kind="item") for i in range(3)]
+FIELDS = [E("f0", "field zero", kind="field")]
+LINKS = [
+    *((f"t{i}", "IS_A", f"t{(i - 1) // 2}") for i in range(1, 8)),
+    ("i0", "HAS_FEATURE", "t3"),
+    ("i1", "HAS_FEATURE", "t3"),
+    ("i1", "HAS_FEATURE", "t4"),
+    ("i2", "HAS_FEATURE", "t5"),
+    ("t1", "IN_FIELD", "f0"),
+]
+SHAPES = Shapes.of(graph_copy([*TERMS, *ITEMS, *FIELDS], LINKS))
+# The names as the pack declares them: a relation named after a kind, and the inverses.
+NAMES = {
+    "is_a": (Step("IS_A", True),),
+    "has_subtype": (Step("IS_A", False),),
+    "has_feature": (Step("HAS_FEATURE", True),),
+    "feature_of": (Step("HAS_FEATURE", False),),
+}
+KINDS = kind_stems(["term", "item", "field"])
+
+
+def read(question: str, named: str) -> list[list[tuple[str, bool]]]:
+    start = question.index(named)
+    found = plan(question, NAMES, (start, start + len(named)), 3, (), KINDS, SHAPES.upwards("term"), KINDS)
+    return [sorted((s.type, s.forward) for s in step) for step in found]
+
+
+def test_a_relation_each_source_of_which_has_one_target_is_a_hierarchy_going_up() -> None:
+    assert SHAPES.upwards("term") == (Step("IS_A", True),)
+    assert not SHAPES.by_type["HAS_FEATURE"].hierarchy  # item i1 shows two terms
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which more specific kinds of term 1 are there?", [[("IS_A", False)]]),
+        ("What are the subtypes of term 1?", [[("IS_A", False)]]),
+        ("Name the narrower terms under term 1.", [[("IS_A", False)]]),
+        ("What are the parents of term 3?", [[("IS_A", True)]]),
+        ("Which broader term does term 3 belong to?", [[("IS_A", True)]]),
+        ("What is term 3 a kind of?", [[("IS_A", True)]]),
+        ("Какие разновидности есть у «term 1»?", [[("IS_A", False)]]),
+        ("Какие виды входят в «term 1»?", [[("IS_A", False)]]),
+        ("К какой более общей группе относится «term 3»?", [[("IS_A", True)]]),
+    ],
+)
+def test_hierarchy_words_walk_the_hierarchy_the_entity_stands_in(
+    question: str, expected: list[list[tuple[str, bool]]]
+) -> None:
+    named = "term 1" if "term 1" in question else "term 3"
+    assert read(question, named) == expected
+
+
+def test_a_hierarchy_step_chains_with_a_relation_step() -> None:
+    """Two typed steps, the first inverse: down the taxonomy, then to the items having those terms as a
+    feature (the relative clause does not say which way ``have`` runs: both, one of which leads nowhere)."""
+    assert read("Which items have a feature that is a more specific kind of term 1?", "term 1") == [
+        [("IS_A", False)],
+        [("HAS_FEATURE", False), ("HAS_FEATURE", True)],
+    ]
+
+
+def test_the_kind_asked_for_adds_the_step_that_reaches_it() -> None:
+    """``show`` is no relation word: the chain reaches terms, the question asks for items."""
+    question = "Which items show a more specific kind of term 1?"
+    start = question.index("term 1")
+    read_steps = plan(question, NAMES, (start, start + 6), 3, (), KINDS, SHAPES.upwards("term"), KINDS)
+    asked = named_kinds(question, SHAPES.kinds, (start, start + 6))
+    assert SHAPES.complete(read_steps, "term", asked, 3) == [{Step("IS_A", False)}, {Step("HAS_FEATURE", False)}]
+    assert SHAPES.complete([], "term", ["item"], 3) == [{Step("HAS_FEATURE", False)}]
+    assert SHAPES.complete([], "term", ["term"], 3) == []  # which term ...: no step
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which broader term covers the broader term of term 3?", [[("IS_A", True)], [("IS_A", True)]]),
+        ("Which terms belong to the broader term of term 3?", [[("IS_A", True)], [("IS_A", False)]]),
+    ],
+)
+def test_hierarchy_words_apart_are_steps_apart(question: str, expected: list[list[tuple[str, bool]]]) -> None:
+    assert read(question, "term 3") == expected
+
+
+def test_which_kind_of_names_what_the_entity_is_not_a_step() -> None:
+    assert read("Which kind of thing is term 3 used for, in one word?", "term 3") == []
+
+
+def test_a_kind_word_inside_a_relation_name_is_no_relation() -> None:
+    """``has_term`` would read every "which term ...": the word names the answer's kind, not a relation."""
+    names = {"has_term": (Step("HAS_TERM", True),), "is_a": (Step("IS_A", True),)}
+    question = "Which term is defined as a gentle way of term 2 in fat?"
+    start = question.index("term 2")
+    assert plan(question, names, (start, start + 6), 3, (), KINDS, (), KINDS) == []
+
+
+def test_the_kind_a_question_asks_for_is_read_outside_the_entity() -> None:
+    question = "Which items show term 3?"
+    start = question.index("term 3")
+    assert named_kinds(question, SHAPES.kinds, (start, start + 6)) == ["item"]
+    assert SHAPES.between("term", "item") == (Step("HAS_FEATURE", False),)
+    assert SHAPES.between("term", "field") == (Step("IN_FIELD", True),)
