@@ -105,6 +105,7 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
 
     label = kind_label(kind)
     _check_bounds(fm, data, entity_id, kind, label, out)
+    _synonyms_in_body(fm, front.aliases, out)
     links = _links(manifest, fm, data, out)
     if out.rejected:
         return out
@@ -139,6 +140,29 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         kind_line=fm.key_lines.get(_spelling("kind", data) or ""),
     )
     return out
+
+
+# A body line that lists other names: ``Synonyms: a, b``, ``**Also known as:** a``, ``Синонимы: а, б``.
+_SYNONYM_LINE = re.compile(
+    r"^\W*(?:synonyms?|also known as|aliases|other names|a\.?k\.?a\.?|синонимы|также известн\w*)\W*:\W*(.+)$",
+    re.IGNORECASE,
+)
+
+
+def _synonyms_in_body(fm: Frontmatter, aliases: list[str], out: ParsedFile) -> None:
+    """Names written in the body are text like any other; as ``aliases`` they are names: a question quoting
+    one finds this entity first, and links may use them."""
+    known = {a.casefold() for a in aliases}
+    for number, line in enumerate(fm.body.splitlines()):
+        found = _SYNONYM_LINE.match(line)
+        if found is None:
+            continue
+        names = [n.strip(" .*_`'\"") for n in re.split(r"[,;]", found.group(1))]
+        missing = [n for n in names if n and n.casefold() not in known]
+        if missing:
+            listed = ", ".join(shown(n) for n in missing[:5]) + (", ..." if len(missing) > 5 else "")
+            message = f"the body lists other names ({listed}); list them under `aliases:`, where a question finds them"
+            out.report("warning", message, fm.body_line + number, "aliases")
 
 
 def _check_bounds(

@@ -220,3 +220,15 @@ def test_pack_reading_skips_hidden_folders_and_files(tmp_path) -> None:  # type:
     report = check([tmp_path])
 
     assert sorted(report.added) == ["a_md", "sub_deeper_b_md"]
+
+
+def test_synonyms_written_in_the_body_are_told_to_go_under_aliases() -> None:
+    parsed = parse(
+        "---\nid: T.1\ntitle: eggplant\naliases: [brinjal]\n---\nA plant.\n\n**Synonyms:** aubergine, brinjal.\n"
+    )
+    assert parsed.entity is not None
+    assert rendered(parsed) == [
+        "notes/a.md:8: warning [aliases]: the body lists other names ('aubergine'); list them under `aliases:`, "
+        "where a question finds them"
+    ]
+    assert rendered(parse("---\nid: T.2\naliases: [aubergine]\n---\nSynonyms: aubergine\n")) == []
