@@ -82,11 +82,13 @@ class Question(BaseModel):
     naming: Literal["number", "id", "title", "description"]
     language: str = Field(min_length=1)
     hops: int = Field(default=1, ge=1, description="Typed steps from the start (multi-hop questions).")
+    kind: str | None = Field(default=None, description="A generated question's kind (synonym, inverse), if tagged.")
     corpus: str = Field(default="", exclude=True)  # the question file's stem, set when loaded
 
     @property
     def groups(self) -> tuple[str, ...]:
         kind = f"{self.type}/{self.naming}" + (f"/{self.hops}hops" if self.hops > 1 else "")
+        kind += f"/{self.kind}" if self.kind else ""
         return ("all", f"{self.corpus}:{kind}", f"{self.corpus}:lang:{self.language}")
 
     @property

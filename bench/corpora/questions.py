@@ -1,11 +1,12 @@
 """Retrieval questions with known evidence, generated from any pack's files and a phrasing file.
 
 Hand-written question files are few and their authors knew the answers they hoped for; these come from
-the pack's own text and typed links, so every evidence list is exact and the count can be large. Four
+the pack's own text and typed links, so every evidence list is exact and the count can be large. Six
 kinds: a verbatim body phrase to find its entity (single-hop), one typed step from an entity named by id
 or title (named), the same step from an entity described by its summary or a body phrase (described),
-and two typed steps (two-hop). The files are read directly, not through the product, so a parsing bug
-of the product cannot hide in its own test set.
+two typed steps (two-hop), an entity asked for by one of its other names (synonym, none by default), and
+one step backward worded with the relation's declared inverse (inverse, none by default). The files are
+read directly, not through the product, so a parsing bug of the product cannot hide in its own test set.
 
 Example:
     python -m bench.corpora.questions spack-pack --phrasing bench/corpora/phrasing/spack.yaml \\
@@ -33,8 +34,9 @@ Direction = Literal["forward", "backward"]
 Step = tuple[str, Direction]
 K = TypeVar("K", bound=Hashable)
 
-KINDS = {"single": "sh", "named": "mn", "described": "md", "twohop": "th"}
-DEFAULT_COUNTS = {"single": 200, "named": 120, "described": 120, "twohop": 100}
+KINDS = {"single": "sh", "named": "mn", "described": "md", "twohop": "th", "synonym": "sy", "inverse": "iv"}
+DEFAULT_COUNTS = {"single": 200, "named": 120, "described": 120, "twohop": 100, "synonym": 0, "inverse": 0}
+TAGGED = ("synonym", "inverse")  # kinds whose questions carry a "kind" field, and that the about lists only if asked
 MIN_WORDS, MAX_WORDS = 8, 16
 MAX_ANSWERS, MAX_MIDDLES = 4, 3
 MAX_DESCRIPTION_WORDS = 24
@@ -48,6 +50,7 @@ PLAIN = re.compile(r"[\w(\"'“‘][\w'’\".,;:!?()/%&+-]*")
 SENTENCE = re.compile(r"(.+?[.!?])(?=\s+[A-Z0-9\"'(\[]|$)")
 POSSESSIVE = re.compile(r"['’]s\W*")  # what is left of "zlib's" once the name is out
 CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+SYNONYM_LINE = re.compile(r"^Synonyms: (.+)\.$", re.MULTILINE)  # a body line "Synonyms: derelict, hulk."
 
 
 class Replacement(BaseModel):
@@ -82,12 +85,13 @@ class BodyRules(BaseModel):
 
 
 class Described(BaseModel):
-    """Noun phrases standing for an entity: by its summary ``{d}``, or by a phrase of its body ``{d}``."""
+    """Noun phrases standing for an entity: by its summary ``{d}``, or by a phrase of its body ``{d}``
+    (no phrase templates: by its summary only)."""
 
     model_config = ConfigDict(extra="forbid")
 
     summary: list[str] = Field(min_length=1)
-    phrase: list[str] = Field(min_length=1)
+    phrase: list[str] = Field(default_factory=list)
 
 
 class Templates(BaseModel):
@@ -119,12 +123,17 @@ class Phrasing(BaseModel):
 
     language: str = "en"
     query_prefix: str | None = None
+    gap: str | None = Field(default=None, description="What stands where a name was taken out (else nothing).")
     mention: Mention = Field(default_factory=Mention)
     name_forms: list[Replacement] = Field(default_factory=list)
     body: BodyRules = Field(default_factory=BodyRules)
     single_hop: list[str] = Field(min_length=1)
     described: Described
     relations: dict[str, Templates]
+    synonym: list[str] = Field(default_factory=list, description="Questions for the entity another name {name} is.")
+    inverse: dict[str, list[str]] = Field(
+        default_factory=dict, description="Per relation with a declared inverse: questions one step back from {x}."
+    )
 
 
 @dataclass
@@ -135,6 +144,7 @@ class Entity:
     body: str
     language: str | None
     aliases: list[str] = field(default_factory=list)
+    synonyms: list[str] = field(default_factory=list)  # from a "Synonyms:" line of the body
 
 
 @dataclass
@@ -143,6 +153,7 @@ class Pack:
     entities: dict[str, Entity]
     links: dict[Step, dict[str, set[str]]]  # (relation, direction) -> entity -> neighbours
     unresolved: int
+    inverses: dict[str, str] = field(default_factory=dict)  # relation -> its declared inverse's name
 
     def step(self, relation: str, direction: Direction, start: str) -> set[str]:
         return self.links.get((relation, direction), {}).get(start, set())
@@ -212,10 +223,12 @@ def read_pack(folder: Path) -> Pack:
     pack_id = str(meta.get("id", folder.name))
     default_language = meta.get("language") if isinstance(meta.get("language"), str) else None
     vocabulary: dict[str, str] = {}  # relation or inverse name -> declared relation
+    inverses: dict[str, str] = {}
     for name, spec in (meta.get("relations") or {}).items():
         vocabulary[relation_name(name)] = relation_name(name)
         if isinstance(spec, dict) and spec.get("inverse"):
             vocabulary[relation_name(str(spec["inverse"]))] = relation_name(name)
+            inverses[relation_name(name)] = relation_name(str(spec["inverse"]))
     entities: dict[str, Entity] = {}
     raw: list[tuple[str, str, str, bool]] = []
     for path in sorted(folder.rglob("*.md")):
@@ -236,6 +249,7 @@ def read_pack(folder: Path) -> Pack:
             body=body,
             language=language if isinstance(language, str) else default_language,
             aliases=[str(a) for a in aliases] if isinstance(aliases, list) else [],
+            synonyms=[s.strip() for m in SYNONYM_LINE.finditer(body) for s in m.group(1).split(", ") if s.strip()],
         )
         raw.extend((entity_id, *link) for link in declared_links(header, vocabulary))
     by_name: dict[str, list[str]] = defaultdict(list)
@@ -254,7 +268,7 @@ def read_pack(folder: Path) -> Pack:
         start, end = (found, source) if reverse else (source, found)
         links[(relation, "forward")][start].add(end)
         links[(relation, "backward")][end].add(start)
-    return Pack(pack_id, entities, links, unresolved)
+    return Pack(pack_id, entities, links, unresolved, inverses)
 
 
 def normal(text: str) -> str:
@@ -329,7 +343,7 @@ class Texts:
 
 
 class Generator:
-    """The four kinds of questions over one pack, each kind from its own seeded random stream."""
+    """The six kinds of questions over one pack, each kind from its own seeded random stream."""
 
     def __init__(self, pack: Pack, phrasing: Phrasing, seed: int) -> None:
         self.pack, self.phrasing, self.seed = pack, phrasing, seed
@@ -367,7 +381,7 @@ class Generator:
         if entity_id in self.patterns:
             return self.patterns[entity_id]
         entity = self.pack.entities[entity_id]
-        forms = {entity.id, entity.title, self.mention(entity_id), *entity.aliases}
+        forms = {entity.id, entity.title, self.mention(entity_id), *entity.aliases, *entity.synonyms}
         forms |= {
             f
             for rule in self.phrasing.name_forms
@@ -378,8 +392,11 @@ class Generator:
         return self.patterns[entity_id]
 
     def without_names(self, text: str, entity_id: str) -> str:
-        words = self.names(entity_id).sub(" ", text).split()
-        return " ".join(w for w in words if re.search(r"\w", w) and not POSSESSIVE.fullmatch(w))
+        """The text with the entity's names taken out, each left as the phrasing's gap if it has one."""
+        gap = self.phrasing.gap
+        words = self.names(entity_id).sub(f" {gap} " if gap else " ", text).split()
+        kept = [w for w in words if (re.search(r"\w", w) or w == gap) and not POSSESSIVE.fullmatch(w)]
+        return " ".join(w for i, w in enumerate(kept) if not (gap and w == gap and i and kept[i - 1] == gap))
 
     def windows(self, entity_id: str) -> list[list[str]]:
         """Runs of at least MIN_WORDS plain words from the body's prose, with the summary cut out."""
@@ -542,8 +559,8 @@ class Generator:
         if rng.random() < 0.5:
             choices.reverse()
         for source, find in choices:
-            if (text := find(entity_id)) is not None:
-                templates = self.phrasing.described.summary if source == "summary" else self.phrasing.described.phrase
+            templates = self.phrasing.described.summary if source == "summary" else self.phrasing.described.phrase
+            if templates and (text := find(entity_id)) is not None:
                 return rng.choice(templates).format(d=text)
         return None
 
@@ -581,6 +598,75 @@ class Generator:
                 clause = rng.choice(self.phrasing.relations[second[0]].clause(second[1]))
                 yield capitalised(clause.format(y=noun)), [start, *middles, *finals], 2
         self.report["twohop"] = f"{sum(quota.values())} of {sum(sizes.values())} chains over {len(chains)} step pairs"
+
+    def other_names(self, entity_id: str) -> list[str]:
+        """Names an entity also goes by: its aliases and the synonyms its body lists."""
+        entity = self.pack.entities[entity_id]
+        return list(dict.fromkeys([*entity.aliases, *entity.synonyms]))
+
+    def synonym(self, count: int) -> Iterator[tuple[str, list[str], int]]:
+        """An entity asked for by another of its names, one no other entity goes by (as title, alias,
+        synonym or name form) and that its title does not contain; evidence: that entity."""
+        rng = self.stream("synonym")
+        if not self.phrasing.synonym:
+            self.report["synonym"] = "no synonym templates in the phrasing file"
+            return
+        owners: dict[str, set[str]] = defaultdict(set)
+        for entity in self.pack.entities.values():
+            forms = {entity.title, *self.other_names(entity.id)}
+            forms |= {
+                f for rule in self.phrasing.name_forms if rule.field == "title" and (f := rule.apply(entity.title))
+            }
+            for form in forms:
+                owners[plain(form)].add(entity.id)
+        candidates: dict[str, list[str]] = {}
+        for entity_id in sorted(self.pack.entities):
+            title = f" {plain(self.pack.entities[entity_id].title)} "
+            names = [
+                name
+                for name in self.other_names(entity_id)
+                if plain(name) and owners[plain(name)] == {entity_id} and f" {plain(name)} " not in title
+            ]
+            if names and self.in_language(entity_id):
+                candidates[entity_id] = names
+        written = 0
+        for entity_id in rng.sample(sorted(candidates), min(count, len(candidates))):
+            name = rng.choice(candidates[entity_id])
+            written += 1
+            yield capitalised(rng.choice(self.phrasing.synonym).format(name=name)), [entity_id], 1
+        self.report["synonym"] = f"{written} of {len(candidates)} entities with another name no other entity goes by"
+
+    def inverse(self, count: int, used: set[tuple[Step, str]]) -> Iterator[tuple[str, list[str], int]]:
+        """One step backward along a relation with a declared inverse, worded with the inverse's meaning,
+        from a start named by its mention; 1-4 answers. Relations by the square root of their links, so the
+        smaller ones get a fair share; starts the named and described questions took come last."""
+        rng = self.stream("inverse")
+        templates = {relation_name(name): wording for name, wording in self.phrasing.inverse.items() if wording}
+        untried: dict[Step, list[str]] = {}
+        sizes: dict[Step, float] = {}
+        for relation in templates:
+            step: Step = (relation, "backward")
+            if relation not in self.pack.inverses:
+                continue
+            found = [
+                start
+                for start, ends in sorted(self.pack.links.get(step, {}).items())
+                if 1 <= len(ends) <= MAX_ANSWERS and self.nameable(start)
+            ]
+            shuffled = rng.sample(found, len(found))  # popped from the end
+            untried[step] = [s for s in shuffled if (step, s) in used] + [s for s in shuffled if (step, s) not in used]
+            sizes[step] = math.sqrt(sum(map(len, self.pack.links.get(step, {}).values())))
+        available = {step: len(starts) for step, starts in untried.items()}
+        quota = allocate(count, sizes, available)
+        for step, wanted in quota.items():
+            for _ in range(wanted):
+                start = untried[step].pop()
+                used.add((step, start))
+                ends = sorted(self.pack.step(*step, start))
+                text = rng.choice(templates[step[0]]).format(x=self.mention(start))
+                yield capitalised(text), [start, *ends], 1
+        shown = ", ".join(f"{r} {quota.get((r, d), 0)}/{n}" for (r, d), n in available.items())
+        self.report["inverse"] = f"{sum(quota.values())} of {sum(available.values())} starts ({shown})"
 
 
 def allocate(
@@ -626,6 +712,8 @@ def generate(pack_dir: Path, phrasing_path: Path, seed: int, counts: dict[str, i
         "named": ("multi-hop", phrasing.mention.field, generator.one_step("named", counts["named"], used)),
         "described": ("multi-hop", "description", generator.one_step("described", counts["described"], used)),
         "twohop": ("multi-hop", phrasing.mention.field, generator.two_hop(counts["twohop"])),
+        "synonym": ("single-hop", "title", generator.synonym(counts.get("synonym", 0))),
+        "inverse": ("multi-hop", phrasing.mention.field, generator.inverse(counts.get("inverse", 0), used)),
     }
     prefix = phrasing.query_prefix or pack.id
     queries: list[dict[str, Any]] = []
@@ -637,31 +725,46 @@ def generate(pack_dir: Path, phrasing_path: Path, seed: int, counts: dict[str, i
                 continue
             texts.add(text)
             written[kind] += 1
-            queries.append(
-                {
-                    "queryId": f"{prefix}-{KINDS[kind]}-{written[kind]:03d}",
-                    "text": text,
-                    "evidence": list(dict.fromkeys(evidence)),
-                    "type": question_type,
-                    "naming": naming,
-                    "language": phrasing.language,
-                    "hops": hops,
-                }
-            )
+            query = {
+                "queryId": f"{prefix}-{KINDS[kind]}-{written[kind]:03d}",
+                "text": text,
+                "evidence": list(dict.fromkeys(evidence)),
+                "type": question_type,
+                "naming": naming,
+                "language": phrasing.language,
+                "hops": hops,
+            }
+            queries.append({**query, "kind": kind} if kind in TAGGED else query)
     for kind in KINDS:
         print(f"{kind}: {written[kind]} written; {generator.report.get(kind, 'none')}", file=sys.stderr)
     if pack.unresolved:
         print(f"links to no entity of the pack, left out: {pack.unresolved}", file=sys.stderr)
+    described_by_phrase = bool(phrasing.described.phrase)
     about = (
         f"Generated by bench/corpora/questions.py from the files of pack {pack.id} ({len(pack.entities)} entities) "
         f"with the phrasing file {phrasing_path.name} and seed {seed}; nobody wrote or checked these by hand. "
         "single-hop (sh): a verbatim phrase of 8-16 words from the entity's body (not its summary, headings or "
         "skipped sections), its names removed, that occurs in no other entity's body; evidence is that entity. "
         "named (mn) and described (md) multi-hop: one typed link step, forward or backward, from an entity named "
-        f"by {phrasing.mention.field} or described by its summary or a body phrase, whose answer has 1-4 entities; "
+        f"by {phrasing.mention.field} or described by its summary{' or a body phrase' if described_by_phrase else ''}, "
+        "whose answer has 1-4 entities; "
         "evidence is the start, then every answer. two-hop (th): two typed steps, 1-3 middles and 1-4 finals; "
-        "evidence is start, middles, finals. Links count in their declared direction (an inverse name is read "
-        f"as its relation). Counts: {', '.join(f'{k} {written[k]}' for k in KINDS)}."
+        "evidence is start, middles, finals. "
+        + (
+            "synonym (sy, kind synonym): an entity asked for by another of its names (an alias or a synonym its body "
+            "lists) that no other entity goes by; evidence is that entity. "
+            if counts.get("synonym")
+            else ""
+        )
+        + (
+            "inverse (iv, kind inverse): one step backward along a relation with a declared inverse, worded with the "
+            f"inverse's meaning, from an entity named by {phrasing.mention.field}, with 1-4 answers; evidence is the "
+            "start, then every answer. "
+            if counts.get("inverse")
+            else ""
+        )
+        + "Links count in their declared direction (an inverse name is read as its relation). "
+        f"Counts: {', '.join(f'{k} {written[k]}' for k in KINDS if k not in TAGGED or counts.get(k))}."
     )
     return {"about": about, "pack": pack.id, "queries": queries}
 
@@ -672,7 +775,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--phrasing", type=Path, required=True, help="the pack's phrasing file (YAML)")
     parser.add_argument("--out", type=Path, required=True, help="the question file to write (JSON)")
     parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--counts", type=parse_counts, default=dict(DEFAULT_COUNTS), help="e.g. single=200,named=120")
+    parser.add_argument(
+        "--counts",
+        type=parse_counts,
+        default=dict(DEFAULT_COUNTS),
+        help="e.g. single=200,named=120 (also described, twohop; synonym and inverse are 0 unless given)",
+    )
     args = parser.parse_args(argv)
     if not args.pack.is_dir():
         sys.exit(f"{args.pack}: no such folder")
