@@ -152,6 +152,13 @@ class EntityLinker:
                 found[entity] = reading
         return found
 
+    def named_by_id(self, text: str) -> set[str]:
+        """The entities the question names by their id, in any spelling (``sm-mission-apollo-011``): never
+        an ordinary phrase, so the question is about them wherever they stand."""
+        table = self.table()
+        ids = self._snapshot.current().entities.ids
+        return {ids[m.row] for m in self.mentions(text) if not m.partial and table.id_keys.get(m.row) == m.key}
+
     def retrieve(self, query: Query) -> list[Candidate]:
         table = self.table()
         entities = self._snapshot.current().entities

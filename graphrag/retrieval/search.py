@@ -196,14 +196,15 @@ class PackSearch:
         lists = {name: future.result() for name, future in reading.items()}
         # A sure name is a start when the question is about it: the steps go out from it, it is written as
         # a reference (quoted, an id), or it is most of what the question says and the lists that read the
-        # whole question agree (a title inside a description, "... slow cooking in fat until soft", is a word
-        # of the description there, not its subject). A name met in passing ("... a wrapper around the FFTW
-        # library") is one more list; one inside a passage the question quotes is left to full text.
-        agreed = self._first_read(lists, coverage)
+        # whole question agree, or it is an id (a title inside a description, "... slow cooking in fat until
+        # soft", is a word of the description there, not its subject). A name met in passing ("... a wrapper
+        # around the FFTW library") is one more list; one inside a passage the question quotes is left to
+        # full text.
+        agreed = {self._first_read(lists, coverage), *self.linker.named_by_id(pool.text)}
         starts = {
             c.id: c.score
             for c in sure
-            if steps or readings[c.id] == "reference" or (c.id == agreed and self._about(pool.text, c.id))
+            if steps or readings[c.id] == "reference" or (c.id in agreed and self._about(pool.text, c.id))
         }
         passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
         named = bool(starts)
