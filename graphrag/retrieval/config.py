@@ -154,7 +154,21 @@ class FusionConfig(_Frozen):
 
 class ContextConfig(_Frozen):
     entities: int = Field(default=10, ge=1, le=50, description="Entities pack_context returns.")
-    passages: int = Field(default=12, ge=0, le=50, description="Most passages pack_context returns.")
+    passages: int = Field(default=6, ge=0, le=50, description="Most passages pack_context returns.")
+    passage_floor: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="A passage comes only when the question's words it holds weigh at least this share of "
+        "what the best passage's weigh (the first entity's best comes anyway).",
+    )
+    passage_chars: int = Field(
+        default=400,
+        ge=1,
+        le=10_000,
+        description="Most characters of a passage returned: its whole lines around the question's words "
+        "(a longer line alone whole), so its line range stays exact.",
+    )
 
 
 class SearchConfig(_Frozen):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,14 @@ _INTERNAL = frozenset(
         "ingested_at",
     }
 )
+# What pack_get shows apart from ``properties``, or never: the entity's own fields and the ingester's.
+NOT_FRONTMATTER = frozenset(_TOP_LEVEL) | _INTERNAL
+
+
+def frontmatter(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """An entity's other frontmatter keys (pack_get's ``properties``, pack_context's ``attributes``), in key
+    order, as JSON: one rule for both tools."""
+    return {key: _plain(value) for key, value in sorted(stored.items()) if key not in NOT_FRONTMATTER}
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,7 @@ class EntityReader:
             complete=False,
             next_cursor=None,
             missing=row["missing"],
-            properties={k: v for k, v in sorted(stored.items()) if k not in _INTERNAL and k not in _TOP_LEVEL},
+            properties=frontmatter(stored),
             outgoing=[LinkPreview(**_preview(link)) for link in links if link["outgoing"]],
             incoming=[LinkPreview(**_preview(link)) for link in links if not link["outgoing"]],
         )

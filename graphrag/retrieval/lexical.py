@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any
 
@@ -171,6 +171,7 @@ class PassageHit:
     lines: list[int]
     sha256: str
     text: str
+    score: float = 0.0  # the weight of the question's word stems it holds (0: it shares none)
 
 
 def word_stem(word: str) -> str:
@@ -179,30 +180,64 @@ def word_stem(word: str) -> str:
     return word if script_of(word) == "cjk" else word[:PASSAGE_STEM]
 
 
+def stems(text: str) -> set[str]:
+    """The stems of a text's content words: what a question and a passage share."""
+    return set(map(word_stem, query_words(text)))
+
+
+@dataclass(frozen=True)
+class PassageRanking:
+    """The passages of some entities for a question: each entity's best first, scored by the question's word
+    stems they share, each stem weighing its inverse passage frequency among them (a word every passage holds,
+    such as the pack's own name, weighs least)."""
+
+    passages: dict[str, list[PassageHit]]
+    weights: dict[str, float]
+
+    def window(self, passage: PassageHit, chars: int) -> PassageHit:
+        """Its whole lines around the line holding the heaviest of the question's stems (the first line when
+        none does), at most ``chars`` long (a longer line alone whole), without blank lines at either end:
+        ``lines`` still say exactly what ``text`` is, so a citation stays exact."""
+        lines = passage.text.split("\n")
+        weight = [sum(self.weights.get(stem, 0.0) for stem in stems(line)) for line in lines]
+        first = last = max(range(len(lines)), key=lambda i: (weight[i], -i))
+        size = len(lines[first])
+        while True:  # grow one line below, then one above, while it fits
+            grown = False
+            for i in (last + 1, first - 1):
+                if 0 <= i < len(lines) and size + len(lines[i]) + 1 <= chars:
+                    size += len(lines[i]) + 1
+                    first, last = min(first, i), max(last, i)
+                    grown = True
+            if not grown:
+                break
+        while first < last and not lines[first].strip():
+            first += 1
+        while last > first and not lines[last].strip():
+            last -= 1
+        start = passage.lines[0]
+        text = "\n".join(lines[first : last + 1])
+        return replace(passage, lines=[start + first, start + last], text=text)
+
+
 class PassageSearch:
     """The body passages of chosen entities, ranked for a question. Few passages are candidates (those of
-    at most ten entities), so they are ranked here: the question's word stems each passage shares, each
-    weighing its inverse passage frequency among them; no index to keep, so ingest writes them cheaply."""
+    at most ten entities), so they are ranked here; no index to keep, so ingest writes them cheaply."""
 
     def __init__(self, graph: GraphStore) -> None:
         self._graph = graph
 
-    def ranked(self, question: str, entity_ids: Sequence[str]) -> dict[str, list[PassageHit]]:
-        """Each entity's passages, best first; those sharing no word with the question are left out,
-        except an entity's opening passage when none of its passages matches."""
-        passages = [PassageHit(**row) for row in self._graph.read("retrieval_entity_passages", ids=list(entity_ids))]
-        wanted = {word_stem(w) for w in query_words(question)}
-        shared = [wanted.intersection(map(word_stem, query_words(p.text))) for p in passages]
-        frequency = Counter(stem for stems in shared for stem in stems)
-        weight = {stem: math.log(1 + len(passages) / n) for stem, n in frequency.items()}
-        out: dict[str, list[tuple[float, PassageHit]]] = {i: [] for i in entity_ids}
-        for passage, stems in zip(passages, shared, strict=True):
-            out[passage.id].append((sum(weight[s] for s in stems), passage))
-        return {
-            entity: [p for score, p in sorted(scored, key=lambda x: -x[0]) if score > 0] or [scored[0][1]]
-            for entity, scored in out.items()
-            if scored
-        }
+    def ranked(self, question: str, entity_ids: Sequence[str]) -> PassageRanking:
+        """Every passage of the entities, each entity's best first (ties in file order)."""
+        rows = self._graph.read("retrieval_entity_passages", ids=list(entity_ids))
+        wanted = stems(question)
+        shared = [wanted & stems(row["text"]) for row in rows]
+        frequency = Counter(stem for found in shared for stem in found)
+        weights = {stem: math.log(1 + len(rows) / n) for stem, n in frequency.items()}
+        out: dict[str, list[PassageHit]] = {}
+        for row, found in zip(rows, shared, strict=True):
+            out.setdefault(row["id"], []).append(PassageHit(**row, score=sum(weights[s] for s in found)))
+        return PassageRanking({i: sorted(hits, key=lambda p: -p.score) for i, hits in out.items()}, weights)
 
 
 def _written_first(ranking: list[Candidate], written: set[str]) -> list[Candidate]:

@@ -50,6 +50,11 @@ class SearchResult(BaseModel):
     available: int = Field(default=0, description="The ranking's length before the limit cut it.")
 
 
+Scalar = str | int | float | bool
+Attribute = Scalar | list[Scalar]  # a frontmatter value as the graph holds it (nested ones are JSON text)
+ATTRIBUTE_UNITS = 300  # UTF-16 units of an attribute's value in pack_context: a few fit beside every entity
+
+
 class ContextEntity(Clippable):
     clip_fields: ClassVar[tuple[str, ...]] = ("summary",)
 
@@ -59,6 +64,12 @@ class ContextEntity(Clippable):
     summary: str
     matched: list[Evidence] = Field(description="Why it is here: linked (named), text, vector, graph.")
     via: list[str] | None = Field(default=None, description="For a graph hit: the typed path from a seed.")
+    attributes: dict[str, Attribute] = Field(
+        default_factory=dict,
+        description="Its other frontmatter keys (authors, status, dates: what the pack holds), as pack_get's "
+        f"properties without aliases and tags; a value longer than {ATTRIBUTE_UNITS} UTF-16 units is sent as its "
+        f"text (a list's items joined by ', ') cut to {ATTRIBUTE_UNITS} with the marker …[truncated].",
+    )
     score: float = Field(default=0.0, exclude=True)  # its fused score (not sent: the order says it)
     sha256: str = Field(default="", exclude=True)  # its file, read with the hit: provenance the server
     pack: str = Field(default="", exclude=True)  # checks and records, not sent (passages carry it)

@@ -38,11 +38,12 @@ from graphrag.server.webhook import Webhook
 from graphrag.stores.graph import GraphStore
 
 INSTRUCTIONS = """Knowledge packs as a typed graph. For a question, call pack_context first: it answers a multi-hop
-question in one call (entities, connecting paths, citable passages). pack_search finds entities by name, words
-and meaning; pack_graph follows typed links (neighbourhood, shortest paths with `to`, relation chains with
-`path`); pack_get reads one entity whole (large ones in pages with cursor='start'); pack_catalog lists the packs,
-their kinds and relation names with counts. Resources: packs://catalog (the same), pack://{id} (an entity as
-markdown). Prompt: multi_hop_answer guides an answer through these tools.
+question in one call (entities with their frontmatter attributes, connecting paths, citable passages).
+pack_search finds entities by name, words and meaning; pack_graph follows typed links (neighbourhood, shortest
+paths with `to`, relation chains with `path`); pack_get reads one entity whole (large ones in pages with
+cursor='start'); pack_catalog lists the packs, their kinds and relation names with counts. Resources:
+packs://catalog (the same), pack://{id} (an entity as markdown). Prompt: multi_hop_answer guides an answer
+through these tools.
 search finds saved memory records, not packs (with provenance, freshness status and graph_relations);
 save_memory saves one; validate_memory checks all records of one source against its current hash;
 run_archivist rebuilds a workspace's links between records and entities.

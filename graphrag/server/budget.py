@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from graphrag import fitting
 from graphrag.errors import ResponseTooLarge
 from graphrag.fitting import ENVELOPE_BYTES
-from graphrag.retrieval.models import Clippable
+from graphrag.retrieval.models import Attribute, Clippable
 
 FIELD_UNITS = 2000
 MARKER = "…[truncated]"
@@ -39,6 +39,13 @@ def clip(text: str, units: int) -> str:
     if head and 0xD8 <= head[-1] <= 0xDB:  # a high surrogate without its partner
         head = head[:-2]
     return head.decode("utf-16-le") + MARKER
+
+
+def clip_value(value: Attribute, units: int) -> Attribute:
+    """A frontmatter value as it is when its text (a list's items joined by ", ") has at most ``units`` UTF-16
+    units, else that text clipped: one long value cannot crowd out the answer it is part of."""
+    text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return value if utf16_units(text) <= units else clip(text, units)
 
 
 def wire_bytes(response: BaseModel) -> int:

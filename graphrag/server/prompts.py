@@ -29,8 +29,9 @@ GUIDE = """Answer this question from the knowledge packs, following their typed 
 Question: {question}
 
 1. Call pack_context(question={question_json}{packs_argument}). It returns the entities the question names
-   and those found by words, meaning and the graph walk (each with `matched` and, for graph hits, `via`: the
-   typed path it was reached by), the `paths` connecting them, and body `passages` with path, lines and sha256.
+   and those found by words, meaning and the graph walk (each with `matched`, its frontmatter `attributes` such
+   as authors, status and dates, and, for graph hits, `via`: the typed path it was reached by), the `paths`
+   connecting them, and body `passages` with path, lines and sha256.
 2. If an entity the question needs is missing, find it with pack_search(query=<its name or a description>,
    ...) and use the ids it returns; never guess an id.
 3. Follow the relations the question asks about with pack_graph: path=[relation, ...] from the start entity for

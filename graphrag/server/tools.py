@@ -12,10 +12,10 @@ from graphrag.github.sources import View
 from graphrag.retrieval.catalog import Catalog, CatalogResult
 from graphrag.retrieval.context import PackContext
 from graphrag.retrieval.graph import MAX_DEPTH, PackGraph
-from graphrag.retrieval.models import EntityPage, GraphResult
+from graphrag.retrieval.models import ATTRIBUTE_UNITS, EntityPage, GraphResult
 from graphrag.retrieval.search import Mode, PackSearch
 from graphrag.server.answers import ContextAnswer, SearchAnswer, context_answer, search_answer
-from graphrag.server.budget import clip, fit_items, fit_list, largest_fitting, wire_bytes
+from graphrag.server.budget import clip, clip_value, fit_items, fit_list, largest_fitting, wire_bytes
 from graphrag.server.context import Services, services_of
 from graphrag.server.errors import coded
 from graphrag.server.observing import current_observation
@@ -83,8 +83,9 @@ def pack_context(
     ctx: Context,
 ) -> ContextAnswer:
     """Call this first for a question about the packs. What a multi-hop answer needs in one call: entities
-    (named first, each with why), the typed paths connecting them, and the body passages that best match the
-    question (path, line range and sha256 to cite)."""
+    (named first, each with why and its frontmatter attributes: authors, status, dates), the typed paths
+    connecting them, and the body passages that hold the question's words (path, line range and sha256 to
+    cite)."""
     services = services_of(ctx)
     view = caller_view(services)
     packs, kinds = Catalog(services.graph, services.relations, services.snapshot, view.hidden).filters(packs, kinds)
@@ -101,8 +102,11 @@ def pack_context(
 
 
 def _fit_context(answer: ContextAnswer, budget: int) -> ContextAnswer:
-    """Passages are shortened first (they are the longest fields), then the last ones left out and counted;
-    entities and paths are never dropped (``response_too_large`` if they alone cannot fit)."""
+    """Each attribute value is capped at ``ATTRIBUTE_UNITS``; then passages are shortened (they are the longest
+    fields), then the last ones left out and counted; entities and paths are never dropped
+    (``response_too_large`` if they alone cannot fit)."""
+    for entity in answer.entities:
+        entity.attributes = {name: clip_value(value, ATTRIBUTE_UNITS) for name, value in entity.attributes.items()}
     passages = answer.passages
     for kept in range(len(passages), -1, -1):
         trimmed = answer.model_copy(update={"passages": passages[:kept], "omitted_passages": len(passages) - kept})

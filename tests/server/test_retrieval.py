@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
+from graphrag.retrieval.config import ContextConfig
+from graphrag.retrieval.models import ATTRIBUTE_UNITS
 from graphrag.server.answers import ContextAnswer, SearchAnswer
+from graphrag.server.budget import MARKER
 from graphrag.stores.graph import GraphStore
 from tests.conftest import EXAMPLES
 from tests.server.conftest import wire_bytes, write_entity
@@ -192,6 +195,98 @@ async def test_context_within_a_small_budget_keeps_every_entity_and_counts_left_
     assert small.paths == whole.paths
     assert small.passages and small.omitted_passages > 0
     assert len(small.passages) + small.omitted_passages == len(whole.passages)
+
+
+async def test_a_who_question_gets_the_author_of_the_entity_at_the_end_of_its_chain_in_one_call(
+    run_ingest, client_for, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The successor comes with its frontmatter attributes, read by pack_get's rule (less its names), and
+    nothing the ingester keeps for itself."""
+    pack = tmp_path / "specs"
+    pack.mkdir()
+    write_entity(
+        pack, "wire-one", "The first wire format.", title="Wire Format One", summary="Version one.",
+        authors="[Ada Lovelace]", status="Superseded", related="{superseded_by: [wire-two]}",
+    )  # fmt: skip
+    write_entity(
+        pack, "wire-two", "The second wire format, framed.", title="Wire Format Two", summary="Version two.",
+        authors="[Grace Hopper, Alan Turing]", status="Final", created="2020-05-01", aliases="[WF2]", tags="[wire]",
+    )  # fmt: skip
+    for n in range(5):
+        write_entity(pack, f"note{n}", "Unrelated notes.", title=f"Note {n}", summary="A note.", authors="[Someone]")
+    run_ingest(pack)
+    async with client_for() as client:
+        answer = await call(client, "pack_context", question="Who wrote the spec that superseded Wire Format One?")
+        page = await call(client, "pack_get", id="wire-two", format="metadata")
+    context = ContextAnswer.model_validate(answer)
+    successor = next(entity for entity in context.entities if entity.id == "wire-two")
+
+    assert ["wire-one", "superseded_by", "wire-two"] in context.paths
+    assert successor.attributes == {
+        "authors": ["Grace Hopper", "Alan Turing"],
+        "created": "2020-05-01",
+        "status": "Final",
+    }
+    assert page["properties"] == {**successor.attributes, "aliases": ["WF2"], "tags": ["wire"]}
+
+
+async def test_attribute_values_are_clipped_and_short_ones_kept_as_they_are(
+    run_ingest, client_for, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    pack = tmp_path / "long"
+    pack.mkdir()
+    reviewers = [f"Reviewer {n}" for n in range(100)]
+    write_entity(
+        pack, "report", "A report.", title="Quarterly report", summary="Figures.",
+        notes="n" * 1000, reviewers=f"[{', '.join(reviewers)}]", pages=12, draft="false", owners="[Ann, Bob]",
+    )  # fmt: skip
+    run_ingest(pack)
+    async with client_for() as client:
+        context = ContextAnswer.model_validate(await call(client, "pack_context", question="the quarterly report"))
+    attributes = context.entities[0].attributes
+
+    assert attributes["notes"] == "n" * ATTRIBUTE_UNITS + MARKER
+    assert attributes["reviewers"] == (", ".join(reviewers))[:ATTRIBUTE_UNITS] + MARKER  # a long list: its text
+    assert (attributes["pages"], attributes["draft"], attributes["owners"]) == (12, False, ["Ann", "Bob"])
+
+
+async def test_an_ordinary_answer_holds_what_supports_the_question_far_below_the_budget(
+    example: Client[Any],
+) -> None:
+    """Ten entities of the example pack (summaries under 200 characters, an attribute or two: about 3,500 bytes
+    of JSON) and at most 6 passages of at most 400 characters (about 3,000 bytes with their citations): under
+    8,000 bytes of JSON, sent twice (the text block and the structured content): under half the budget rather
+    than up to it."""
+    result = await example.call_tool("pack_context", {"question": "Which rocket launched Apollo 11, and who built it?"})
+    context = ContextAnswer.model_validate(result.structured_content)
+    limit = ContextConfig().passage_chars
+
+    assert wire_bytes(result) < 32_000 // 2
+    assert len(context.entities) == 10 and 0 < len(context.passages) <= ContextConfig().passages
+    assert all(len(p.text) <= limit or "\n" not in p.text for p in context.passages)
+
+
+async def test_a_passage_is_cut_to_its_lines_around_the_questions_words(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Only passages that hold the question's words come (the first entity's always), each cut to whole lines
+    around them, its line range still exactly what it holds."""
+    pack = tmp_path / "manual"
+    pack.mkdir()
+    filler = [f"Line {n} describes routine maintenance of the pumps." for n in range(40)]
+    body = "\n".join(
+        ["# Operations", "", *filler[:20], "The coolant valve must be closed before a restart.", *filler[20:]]
+    )
+    write_entity(pack, "ops", body, title="Operations manual", summary="How the plant runs.")
+    for n in range(4):
+        write_entity(pack, f"memo{n}", "Lunch is served at noon.", title=f"Memo {n}", summary="Canteen hours.")
+    run_ingest(pack)
+    async with client_for() as client:
+        answer = await call(client, "pack_context", question="When must the coolant valve be closed?")
+    (passage,) = ContextAnswer.model_validate(answer).passages
+    lines = (pack / "ops.md").read_text(encoding="utf-8").split("\n")
+
+    assert passage.id == "ops" and "The coolant valve must be closed" in passage.text
+    assert passage.text == "\n".join(lines[passage.lines[0] - 1 : passage.lines[1]])
+    assert len(passage.text) <= ContextConfig().passage_chars < len(body)
 
 
 async def test_a_three_step_question_gets_its_whole_chain_in_order(example: Client[Any]) -> None:
