@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
+
+import snowballstemmer  # type: ignore[import-untyped]
 
 from graphrag.names import STOP_WORDS, fold, query_words, quoted_passages, script_of
 from graphrag.retrieval.vocabulary import Described, Step
@@ -62,7 +65,7 @@ _LEVELS: tuple[tuple[Level, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:sub(?:types?|class(?:es)?|categor(?:y|ies)|kinds?|species)|child(?:ren)?|narrower|"
             r"(?:more|most) specific|speciali[sz]ations?|hyponyms?|descendants?|"
-            r"подтип\w*|подкласс\w*|подвид\w*|дочерн\w*|разновидност\w*|нижестоящ\w*|"
+            r"подтип\w*|подкласс\w*|подвид\w*|дочерн\w*|разновидност\w*|нижестоящ\w*|детальн\w*|дел(?:ит|ят)ся|ниже|"
             r"более (?:узк|частн|конкретн|специальн)\w*)\b",
             re.IGNORECASE,
         ),
@@ -72,14 +75,14 @@ _LEVELS: tuple[tuple[Level, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?:parents?|broader|(?:more|most) general|less specific|category|generali[sz]ations?|supertypes?|"
             r"superclass(?:es)?|supercategor(?:y|ies)|hypernyms?|ancestors?|"
-            r"родител\w*|вышестоящ\w*|надкласс\w*|обобщ\w*|более (?:общ|широк)\w*)\b",
+            r"родител\w*|вышестоящ\w*|надкласс\w*|обобщ\w*|более (?:общ|широк)\w*|выше|частью)\b",
             re.IGNORECASE,
         ),
     ),
     (
         "either",
         re.compile(
-            r"\b(?:kinds?|types?|sorts?|variet(?:y|ies)|belong\w*|falls?|вид(?:ы|ов|ам|ами|ах)?|вход\w*|относ\w*)\b",
+            r"\b(?:kinds?|types?|sorts?|variet(?:y|ies)|belong\w*|falls?|вид(?:ы|ов|ам|ами|ах)?|вход\w*|относ\w*|состав\w*)\b",
             re.IGNORECASE,
         ),
     ),
@@ -132,18 +135,7 @@ def plan(
     words of the graph's entity kinds (``package``), which name what is linked, never a relation;
     ``upwards``: the steps up the hierarchy the entity stands in, for the words that walk it (``parents``,
     ``more specific kinds``, ``broader``); ``heads``: the kinds' last words (``vehicle``, not ``launch``)."""
-    words = [_Word(fold(m.group()), m.start(), m.end()) for m in _WORD.finditer(question)]
-    cited = quoted_passages(question)
-    outside = [
-        i
-        for i, w in enumerate(words)
-        if (anchor is None or w.end <= anchor[0] or w.start >= anchor[1])
-        and not any(start <= w.start and w.end <= end for start, end in cited)
-    ]
-    vocabulary = [_spelled(name, step) for name, steps in names.items() for step in steps]
-    mentions = _mentions(words, outside, vocabulary, heads)
-    mentions += _described_mentions(words, outside, mentions, described, kinds)
-    mentions = sorted(mentions + _level_mentions(question, words, outside, mentions, upwards), key=lambda m: m.first)
+    words, outside, mentions = _read(question, names, anchor, described, kinds, upwards, heads)
     if anchor is not None:
         at = next((i for i, w in enumerate(words) if w.start >= anchor[0]), len(words))
         mentions = [m for m in mentions if not _apposition(words, m, at)]
@@ -191,6 +183,58 @@ def plan(
     return steps
 
 
+def unread(
+    question: str,
+    names: Mapping[str, Sequence[Step]],
+    anchor: tuple[int, int],
+    described: Sequence[Described] = (),
+    kinds: Set[str] = frozenset(),
+    upwards: Sequence[Step] = (),
+    heads: Set[str] = frozenset(),
+) -> list[str]:
+    """The question's content words that are neither the entity at ``anchor`` nor relation, hierarchy or kind
+    words (see ``plan``): none left, and the question is about that entity alone (``What is list a kind
+    of?``), however common its name."""
+    words, outside, mentions = _read(question, names, anchor, described, kinds, upwards, heads)
+    used = {i for m in mentions for i in range(m.first, m.last + 1)}
+    # what the question quotes is what it is about, whatever else it names
+    outside = [i for i, w in enumerate(words) if w.end <= anchor[0] or w.start >= anchor[1]]
+    return [
+        words[i].text
+        for i in outside
+        if i not in used
+        and words[i].text not in STOP_WORDS
+        and len(words[i].text) > 1
+        and not _stems(words[i].text) & kinds
+    ]
+
+
+def _read(
+    question: str,
+    names: Mapping[str, Sequence[Step]],
+    anchor: tuple[int, int] | None,
+    described: Sequence[Described],
+    kinds: Set[str],
+    upwards: Sequence[Step],
+    heads: Set[str],
+) -> tuple[list[_Word], list[int], list[_Mention]]:
+    """The question's words, those outside the entity and its quotes, and the relation and hierarchy words
+    among them, in order."""
+    words = [_Word(fold(m.group()), m.start(), m.end()) for m in _WORD.finditer(question)]
+    cited = quoted_passages(question)
+    outside = [
+        i
+        for i, w in enumerate(words)
+        if (anchor is None or w.end <= anchor[0] or w.start >= anchor[1])
+        and not any(start <= w.start and w.end <= end for start, end in cited)
+    ]
+    vocabulary = [_spelled(name, step) for name, steps in names.items() for step in steps]
+    mentions = _mentions(words, outside, vocabulary, heads)
+    mentions += _described_mentions(words, outside, mentions, described, kinds)
+    mentions += _level_mentions(question, words, outside, mentions, upwards, anchor)
+    return words, outside, sorted(mentions, key=lambda m: m.first)
+
+
 def _beyond(mention: _Mention, other: _Mention, at: int) -> bool:
     """Whether ``mention`` stands on ``other``'s side of the entity (word ``at``), further out."""
     return (mention.first < at) == (other.first < at) and abs(mention.first - at) > abs(other.first - at)
@@ -219,9 +263,19 @@ def _same(word: str, token: str) -> bool:
     return word == token or bool(_stems(word) & _stems(token))
 
 
+# Russian inflects by endings that the English suffixes below do not know (входит ~ входят, общая ~ общей):
+# Snowball's stemmer reads them. It keeps state while it works, so one call at a time.
+_RUSSIAN = snowballstemmer.stemmer("russian")
+_RUSSIAN_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=1 << 16)  # each question word meets every relation name: its forms are worked out once
 def _stems(word: str) -> frozenset[str]:
     found = {word}
+    if script_of(word) == "cyrillic":
+        with _RUSSIAN_LOCK:
+            found.add(_RUSSIAN.stemWord(word))
+        return frozenset(found)
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 2:
             stem = word[: -len(suffix)]
@@ -328,11 +382,17 @@ def _described_mentions(
 
 
 def _level_mentions(
-    question: str, words: list[_Word], outside: list[int], named: list[_Mention], upwards: Sequence[Step]
+    question: str,
+    words: list[_Word],
+    outside: list[int],
+    named: list[_Mention],
+    upwards: Sequence[Step],
+    anchor: tuple[int, int] | None,
 ) -> list[_Mention]:
     """The words that walk a hierarchy, each a step (``the broader term of the broader term of X`` is two),
     but words side by side one step (``more specific kinds`` is one step down). Relation names the question
-    spells win their words; ``which kind of X`` only says what X is."""
+    spells win their words; ``which kind of vessel ...`` only says what the answer is, but ``What kind of
+    thing is X?`` asks what X is a kind of."""
     if not upwards:
         return []
     free = set(outside) - {i for m in named for i in range(m.first, m.last + 1)}
@@ -342,10 +402,14 @@ def _level_mentions(
             at = [i for i, w in enumerate(words) if match.start() <= w.start and w.end <= match.end()]
             if not at or not free.issuperset(at):
                 continue
-            singular = not words[at[0]].text.endswith("s")
-            if level == "either" and at[0] and words[at[0] - 1].text in _DETERMINERS and singular:
-                continue
-            found.append(_Mention(at[0], at[-1], (), level))
+            read: Level = level
+            english_singular = script_of(words[at[0]].text) == "latin" and not words[at[0]].text.endswith("s")
+            if level == "either" and at[0] and words[at[0] - 1].text in _DETERMINERS and english_singular:
+                between = [w.text for w in words[at[-1] + 1 :] if anchor is not None and w.end <= anchor[0]]
+                if not (0 < len(between) <= 4 and between[-1] in _BE):  # What kind of thing is X?
+                    continue
+                read = "up"
+            found.append(_Mention(at[0], at[-1], (), read))
     joined: list[_Mention] = []
     for mention in sorted(found, key=lambda m: m.first):
         if joined and mention.first <= joined[-1].last + 1:
@@ -448,6 +512,8 @@ def _role(before: bool, following: str, agent: bool, passive: bool, of_named: bo
         return "object" if following == "by" or agent else "subject"
     if following == "by":
         return "subject"
+    if following == "of" and of_named:
+        return "object"  # the parts of X: those that are part of X
     if following in ("of", "for"):
         return "object" if agent else "subject"
     return "object"

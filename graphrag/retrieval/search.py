@@ -33,7 +33,7 @@ from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
 from graphrag.retrieval.chain import RelationChain
 from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig, VectorConfig
 from graphrag.retrieval.fusion import Ranked, agreement, fuse
-from graphrag.retrieval.guidance import kind_stems, named_kinds, plan
+from graphrag.retrieval.guidance import kind_stems, named_kinds, plan, unread
 from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
@@ -191,16 +191,19 @@ class PackSearch:
         links = self.linker.retrieve(pool)
         readings = self.linker.readings(pool.text) if links else {}
         sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
-        steps = self._steps(pool.text, sure[0].id if sure else None)
+        if not sure:
+            sure = self._whole(pool.text, [c for c in links if readings.get(c.id) == "name"])
         coverage = self._scripts().coverage(pool.text, pool.packs)
         lists = {name: future.result() for name, future in reading.items()}
+        read_first = self._first_read(lists, coverage)
+        steps = self._steps(pool.text, sure[0].id if sure else None, read_first)
         # A sure name is a start when the question is about it: the steps go out from it, it is written as
         # a reference (quoted, an id), or it is most of what the question says and the lists that read the
         # whole question agree, or it is an id (a title inside a description, "... slow cooking in fat until
         # soft", is a word of the description there, not its subject). A name met in passing ("... a wrapper
         # around the FFTW library") is one more list; one inside a passage the question quotes is left to
         # full text.
-        agreed = {self._first_read(lists, coverage), *self.linker.named_by_id(pool.text)}
+        agreed = {read_first, *self.linker.named_by_id(pool.text)}
         starts = {
             c.id: c.score
             for c in sure
@@ -259,12 +262,14 @@ class PackSearch:
         hits.sort(key=lambda h: (-h.score, h.id))
         return Ranking(hits[:limit], len(hits))
 
-    def _steps(self, text: str, start: str | None) -> list[set[Step]]:
+    def _steps(self, text: str, start: str | None, first: str | None) -> list[set[Step]]:
         """The typed steps the question asks for from ``start`` (its first sure name): read from relation
         words, hierarchy words, and else from the kind the question asks for (``Which <kind> ... X?``: the
-        relations that join that kind to X's)."""
+        relations that join that kind to X's). With nothing named, the hierarchy words walk the hierarchy of
+        the lists' ``first`` hit, the likeliest described start."""
         copy = self._snapshot.current()
-        row = copy.entities.index.get(start) if start is not None else None
+        described_start = start if start is not None else first
+        row = copy.entities.index.get(described_start) if described_start is not None else None
         kind = copy.entities.kinds[row] if row is not None else None
         anchor = self.linker.span_of(text, start) if start is not None else None
         shapes = self._shapes()
@@ -272,9 +277,25 @@ class PackSearch:
         walk = self._config.walk
         kinds, heads = self._kind_words()
         steps = plan(text, names, anchor, walk.max_steps, described, kinds, shapes.upwards(kind), heads)
-        if kind is None or anchor is None:
+        if kind is None or anchor is None:  # no name, no place to read the asked kind around
             return steps
         return shapes.complete(steps, kind, named_kinds(text, shapes.kinds, anchor), walk.max_steps)
+
+    def _whole(self, text: str, names: list[Candidate]) -> list[Candidate]:
+        """A name no more specific than a common word (``list``, ``command``) is sure all the same when it is
+        all the question says besides relation, hierarchy and kind words (``What is list a kind of?``)."""
+        copy = self._snapshot.current()
+        relations, described = self._vocabulary.names(self._hidden), self._vocabulary.described(self._hidden)
+        kinds, heads = self._kind_words()
+        for candidate in names:
+            span = self.linker.span_of(text, candidate.id)
+            row = copy.entities.index.get(candidate.id)
+            if span is None or row is None:
+                continue
+            upwards = self._shapes().upwards(copy.entities.kinds[row])
+            if not unread(text, relations, span, described, kinds, upwards, heads):
+                return [Candidate(candidate.id, self._config.linking.min_confidence)]
+        return []
 
     def _first_read(self, lists: dict[RetrieverName, list[Candidate]], coverage: float) -> str | None:
         """The first hit of the lists that read the question, merged as a question naming nothing merges them."""

@@ -19,6 +19,7 @@ from graphrag.retrieval.vocabulary import Step
 
 HIERARCHY_SHARE = 0.9  # a relation is a hierarchy when this share of the entities it leaves have one target
 MIN_HIERARCHY_SOURCES = 5  # too few sources say nothing about a relation's shape
+MIN_PAIR_SHARE = 0.1  # the kinds a relation joins: the pairs that make up at least this share of its links
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,15 @@ class Shape:
     def hierarchy(self) -> bool:
         return self.sources >= MIN_HIERARCHY_SOURCES and self.single_target >= HIERARCHY_SHARE
 
+    @property
+    def pairs(self) -> set[tuple[str, str]]:
+        """The (source kind, target kind) pairs the relation is for; a few links between other kinds (a
+        field that is also filed as a term) are exceptions, not its shape."""
+        total = sum(self.ends.values())
+        return {pair for pair, n in self.ends.items() if n >= MIN_PAIR_SHARE * total}
+
     def touches(self, kind: str) -> bool:
-        return any(kind in pair for pair in self.ends)
+        return any(kind in pair for pair in self.pairs)
 
     @property
     def within_kind(self) -> float:
@@ -94,7 +102,7 @@ class Shapes:
         shape = self.by_type.get(step.type)
         if shape is None:
             return set()
-        return {b if step.forward else a for a, b in shape.ends if (a if step.forward else b) == kind}
+        return {b if step.forward else a for a, b in shape.pairs if (a if step.forward else b) == kind}
 
     def between(self, start: str, answer: str) -> tuple[Step, ...]:
         """The steps from an entity of kind ``start`` to entities of kind ``answer``, each relation in the
@@ -103,6 +111,6 @@ class Shapes:
             Step(shape.type, forward)
             for shape in self.by_type.values()
             for forward, pair in ((True, (start, answer)), (False, (answer, start)))
-            if pair in shape.ends
+            if pair in shape.pairs
         ]
         return tuple(sorted(set(steps), key=lambda s: (s.type, not s.forward)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag.retrieval.guidance import kind_stems, named_kinds, plan
+from graphrag.retrieval.guidance import kind_stems, named_kinds, plan, unread
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.vocabulary import Step
 from tests.retrieval.graphs import E, graph_copy
@@ -56,6 +56,7 @@ def test_a_relation_each_source_of_which_has_one_target_is_a_hierarchy_going_up(
         ("What are the parents of term 3?", [[("IS_A", True)]]),
         ("Which broader term does term 3 belong to?", [[("IS_A", True)]]),
         ("What is term 3 a kind of?", [[("IS_A", True)]]),
+        ("What kind of thing is term 3?", [[("IS_A", True)]]),
         ("Какие разновидности есть у «term 1»?", [[("IS_A", False)]]),
         ("Какие виды входят в «term 1»?", [[("IS_A", False)]]),
         ("К какой более общей группе относится «term 3»?", [[("IS_A", True)]]),
@@ -100,7 +101,7 @@ def test_hierarchy_words_apart_are_steps_apart(question: str, expected: list[lis
 
 
 def test_which_kind_of_names_what_the_entity_is_not_a_step() -> None:
-    assert read("Which kind of thing is term 3 used for, in one word?", "term 3") == []
+    assert read("Which kind of vessel carries term 3?", "term 3") == []
 
 
 def test_a_kind_word_inside_a_relation_name_is_no_relation() -> None:
@@ -117,3 +118,20 @@ def test_the_kind_a_question_asks_for_is_read_outside_the_entity() -> None:
     assert named_kinds(question, SHAPES.kinds, (start, start + 6)) == ["item"]
     assert SHAPES.between("term", "item") == (Step("HAS_FEATURE", False),)
     assert SHAPES.between("term", "field") == (Step("IN_FIELD", True),)
+
+
+def test_a_common_name_is_all_the_question_says_besides_its_frame() -> None:
+    """``What is list a kind of?``: nothing but the name is left, so the question is about it; a quoted passage
+    is content of its own."""
+    question = "What is term 3 a kind of?"
+    start = question.index("term 3")
+    assert unread(question, NAMES, (start, start + 6), (), KINDS, SHAPES.upwards("term"), KINDS) == []
+    quoting = 'Which term 3 is used in this example: "a gentle way of cooking"?'
+    start = quoting.index("term 3")
+    assert unread(quoting, NAMES, (start, start + 6), (), KINDS, SHAPES.upwards("term"), KINDS) == [
+        "used",
+        "example",
+        "gentle",
+        "way",
+        "cooking",
+    ]
