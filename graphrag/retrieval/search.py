@@ -40,7 +40,7 @@ from graphrag.retrieval.models import SearchHit, SearchResult
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex
-from graphrag.retrieval.vocabulary import RelationVocabulary, Step
+from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
 from graphrag.retrieval.walk import Adjacency, GraphWalk
 from graphrag.stores.graph import GraphStore
 
@@ -192,11 +192,11 @@ class PackSearch:
         readings = self.linker.readings(pool.text) if links else {}
         sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
         if not sure:
-            sure = self._whole(pool.text, [c for c in links if readings.get(c.id) == "name"])
+            sure = self._whole(pool, [c for c in links if readings.get(c.id) == "name"])
         coverage = self._scripts().coverage(pool.text, pool.packs)
         lists = {name: future.result() for name, future in reading.items()}
         read_first = self._first_read(lists, coverage)
-        steps = self._steps(pool.text, sure[0].id if sure else None, read_first)
+        steps = self._steps(pool, sure[0].id if sure else None, read_first)
         # A sure name is a start when the question is about it: the steps go out from it, it is written as
         # a reference (quoted, an id), or it is most of what the question says and the lists that read the
         # whole question agree, or it is an id (a title inside a description, "... slow cooking in fat until
@@ -262,7 +262,15 @@ class PackSearch:
         hits.sort(key=lambda h: (-h.score, h.id))
         return Ranking(hits[:limit], len(hits))
 
-    def _steps(self, text: str, start: str | None, first: str | None) -> list[set[Step]]:
+    def _relations(self, packs: Sequence[str] | None) -> tuple[dict[str, tuple[Step, ...]], tuple[Described, ...]]:
+        """The relation names and descriptions of the packs searched: a relation word of another pack (``made``
+        of made_of) is no step over these."""
+        hidden = set(self._hidden)
+        if packs is not None:
+            hidden.update(p for p in self._vocabulary.packs() if p not in packs)
+        return self._vocabulary.names(hidden), self._vocabulary.described(hidden)
+
+    def _steps(self, pool: Query, start: str | None, first: str | None) -> list[set[Step]]:
         """The typed steps the question asks for from ``start`` (its first sure name): read from relation
         words, hierarchy words, and else from the kind the question asks for (``Which <kind> ... X?``: the
         relations that join that kind to X's). With nothing named, the hierarchy words walk the hierarchy of
@@ -271,9 +279,10 @@ class PackSearch:
         described_start = start if start is not None else first
         row = copy.entities.index.get(described_start) if described_start is not None else None
         kind = copy.entities.kinds[row] if row is not None else None
+        text = pool.text
         anchor = self.linker.span_of(text, start) if start is not None else None
         shapes = self._shapes()
-        names, described = self._vocabulary.names(self._hidden), self._vocabulary.described(self._hidden)
+        names, described = self._relations(pool.packs)
         walk = self._config.walk
         kinds, heads = self._kind_words()
         steps = plan(text, names, anchor, walk.max_steps, described, kinds, shapes.upwards(kind), heads)
@@ -281,11 +290,12 @@ class PackSearch:
             return steps
         return shapes.complete(steps, kind, named_kinds(text, shapes.kinds, anchor), walk.max_steps)
 
-    def _whole(self, text: str, names: list[Candidate]) -> list[Candidate]:
+    def _whole(self, pool: Query, names: list[Candidate]) -> list[Candidate]:
         """A name no more specific than a common word (``list``, ``command``) is sure all the same when it is
         all the question says besides relation, hierarchy and kind words (``What is list a kind of?``)."""
         copy = self._snapshot.current()
-        relations, described = self._vocabulary.names(self._hidden), self._vocabulary.described(self._hidden)
+        text = pool.text
+        relations, described = self._relations(pool.packs)
         kinds, heads = self._kind_words()
         for candidate in names:
             span = self.linker.span_of(text, candidate.id)

@@ -78,6 +78,11 @@ class RelationVocabulary:
         self._loaded_at = -float("inf")
         self._lock = threading.Lock()
 
+    def packs(self) -> list[str]:
+        """The packs whose relations the vocabulary holds."""
+        self._refresh()
+        return list(self._packs)
+
     def types(self) -> list[str]:
         """Every relationship type between entities."""
         self._refresh()
