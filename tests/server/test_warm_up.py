@@ -33,6 +33,7 @@ async def test_the_first_hybrid_search_after_start_builds_nothing(
         "built adjacency",
         "built scripts",
         "built kind words",
+        "built shapes",
     ]
     assert any(m.startswith("read the graph copy: ") for m in at_start)
     assert any(m.startswith("warm-up: ") for m in at_start)
