@@ -39,6 +39,7 @@ class Query:
     seeds: dict[str, float] = field(default_factory=dict)
     steps: tuple[frozenset[Step], ...] = ()
     hidden: frozenset[str] = frozenset()  # packs the caller may not see: no candidate from them, no walk through
+    step_words: frozenset[str] = frozenset()  # words that ask for relation steps: the walks read them, text not
 
 
 class Retriever(Protocol):

@@ -209,6 +209,20 @@ def unread(
     ]
 
 
+def step_words(
+    question: str,
+    names: Mapping[str, Sequence[Step]],
+    described: Sequence[Described] = (),
+    kinds: Set[str] = frozenset(),
+    upwards: Sequence[Step] = (),
+    heads: Set[str] = frozenset(),
+) -> frozenset[str]:
+    """The words of the question that ask for relation or hierarchy steps (see ``plan``), wherever the entity
+    stands."""
+    words, _, mentions = _read(question, names, None, described, kinds, upwards, heads)
+    return frozenset(words[i].text for m in mentions for i in range(m.first, m.last + 1))
+
+
 def _read(
     question: str,
     names: Mapping[str, Sequence[Step]],

@@ -46,16 +46,23 @@ class TextQuery:
     quoted: str | None = None  # the passages the question quotes, alone: what is found as written
 
     @classmethod
-    def of(cls, text: str, phrases: TextConfig | None = None) -> TextQuery | None:
-        """``phrases``: add neighbouring word pairs as sloppy phrases, as configured (None: words alone)."""
-        words = [w[:MAX_TERM_CHARS] for w in query_words(text)[:MAX_TERMS]]
+    def of(
+        cls, text: str, phrases: TextConfig | None = None, leave_out: frozenset[str] = frozenset()
+    ) -> TextQuery | None:
+        """``phrases``: add neighbouring word pairs as sloppy phrases, as configured (None: words alone);
+        ``leave_out``: words that ask for the steps of a walk (``replace`` in "What did X replace?"), which
+        describe neither the start nor the answer, unless they are all the question says."""
+        cited = " ".join(text[start:end] for start, end in quoted_passages(text))  # quoted words are data
+        kept = list(dict.fromkeys([w for w in query_words(text) if w not in leave_out] + query_words(cited)))
+        kept = kept or query_words(text)
+        words = [w[:MAX_TERM_CHARS] for w in kept[:MAX_TERMS]]
         if not words:
             return None
         suffixes = tuple(dict.fromkeys(SUFFIXES[s] for s in map(script_of, words) if s is not None)) or ("",)
         terms = " OR ".join(f'"{w}"' for w in words)
         clauses = [terms]
         if phrases is not None and phrases.phrase_boost > 0:
-            sequence = [w[:MAX_TERM_CHARS] for w in word_sequence(text)[:MAX_TERMS]]
+            sequence = [w[:MAX_TERM_CHARS] for w in word_sequence(text) if w in kept][:MAX_TERMS]
             pairs = dict.fromkeys(f"{a} {b}" for a, b in pairwise(sequence) if a != b)
             clauses += [f'"{pair}"~{phrases.phrase_slop}^{phrases.phrase_boost:g}' for pair in pairs]
         quotes: list[str] = []
@@ -120,7 +127,7 @@ class TextSearch:
         self._k = k
 
     def retrieve(self, query: Query) -> list[Candidate]:
-        text = TextQuery.of(query.text, self._config)
+        text = TextQuery.of(query.text, self._config, query.step_words)
         if text is None:
             return []
         found = [self._found(index, text, query) for index in text.indexes("entity_text")]

@@ -33,7 +33,7 @@ from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
 from graphrag.retrieval.chain import RelationChain
 from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig, VectorConfig
 from graphrag.retrieval.fusion import Ranked, agreement, fuse
-from graphrag.retrieval.guidance import kind_stems, named_kinds, plan, unread
+from graphrag.retrieval.guidance import kind_stems, named_kinds, plan, step_words, unread
 from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
@@ -183,6 +183,7 @@ class PackSearch:
 
     def _hybrid(self, pool: Query, limit: int) -> Ranking:
         config = self._config
+        pool = replace(pool, step_words=self._step_words(pool))
         reading = {
             spec.name: _BESIDE.submit(self.retrievers[spec.name].retrieve, pool)
             for spec in config.retrievers
@@ -270,6 +271,12 @@ class PackSearch:
             hidden.update(p for p in self._vocabulary.packs() if p not in packs)
         return self._vocabulary.names(hidden), self._vocabulary.described(hidden)
 
+    def _step_words(self, pool: Query) -> frozenset[str]:
+        """The words that ask for steps, read before the lists so that full text leaves them out."""
+        names, described = self._relations(pool.packs)
+        kinds, heads = self._kind_words()
+        return step_words(pool.text, names, described, kinds, self._shapes().upwards(None), heads)
+
     def _steps(self, pool: Query, start: str | None, first: str | None) -> list[set[Step]]:
         """The typed steps the question asks for from ``start`` (its first sure name): read from relation
         words, hierarchy words, and else from the kind the question asks for (``Which <kind> ... X?``: the
@@ -278,7 +285,7 @@ class PackSearch:
         copy = self._snapshot.current()
         described_start = start if start is not None else first
         row = copy.entities.index.get(described_start) if described_start is not None else None
-        kind = copy.entities.kinds[row] if row is not None else None
+        kind = (copy.entities.packs[row], copy.entities.kinds[row]) if row is not None else None
         text = pool.text
         anchor = self.linker.span_of(text, start) if start is not None else None
         shapes = self._shapes()
@@ -302,7 +309,7 @@ class PackSearch:
             row = copy.entities.index.get(candidate.id)
             if span is None or row is None:
                 continue
-            upwards = self._shapes().upwards(copy.entities.kinds[row])
+            upwards = self._shapes().upwards((copy.entities.packs[row], copy.entities.kinds[row]))
             if not unread(text, relations, span, described, kinds, upwards, heads):
                 return [Candidate(candidate.id, self._config.linking.min_confidence)]
         return []

@@ -4,7 +4,8 @@ hierarchy (nearly every entity it leaves has one target: a broader term, an encl
 A question's kind words and direction words are resolved against these shapes, not against word lists
 written for one domain: ``the more specific kinds of X`` walks X's hierarchy downwards, whatever the pack
 calls it (``is_a``, ``subclass_of``, ``part_of``), and ``Which <kind A> ... X?`` with no relation word walks
-the relations that join kind A to X's kind, in the direction they run.
+the relations that join kind A to X's kind, in the direction they run. A kind belongs to its pack: two packs
+that both say ``group`` may mean different things, so each pack's kinds have shapes of their own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ HIERARCHY_SHARE = 0.9  # a relation is a hierarchy when this share of the entiti
 MIN_HIERARCHY_SOURCES = 5  # too few sources say nothing about a relation's shape
 MIN_PAIR_SHARE = 0.1  # the kinds a relation joins: the pairs that make up at least this share of its links
 
+Kind = tuple[str, str]  # (pack, kind)
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -28,7 +31,7 @@ class Shape:
     with a single target."""
 
     type: str
-    ends: dict[tuple[str, str], int]
+    ends: dict[tuple[Kind, Kind], int]
     single_target: float
     sources: int
 
@@ -37,13 +40,13 @@ class Shape:
         return self.sources >= MIN_HIERARCHY_SOURCES and self.single_target >= HIERARCHY_SHARE
 
     @property
-    def pairs(self) -> set[tuple[str, str]]:
+    def pairs(self) -> set[tuple[Kind, Kind]]:
         """The (source kind, target kind) pairs the relation is for; a few links between other kinds (a
         field that is also filed as a term) are exceptions, not its shape."""
         total = sum(self.ends.values())
         return {pair for pair, n in self.ends.items() if n >= MIN_PAIR_SHARE * total}
 
-    def touches(self, kind: str) -> bool:
+    def touches(self, kind: Kind) -> bool:
         return any(kind in pair for pair in self.pairs)
 
     @property
@@ -55,14 +58,14 @@ class Shape:
 
 @dataclass(frozen=True)
 class Shapes:
-    """Every relationship type's shape, and the kinds the graph's entities have."""
+    """Every relationship type's shape, and the kind names the graph's entities have (in any pack)."""
 
     by_type: dict[str, Shape]
     kinds: frozenset[str]
 
     @classmethod
     def of(cls, copy: GraphCopy) -> Shapes:
-        kinds = copy.entities.kinds
+        kinds = list(zip(copy.entities.packs, copy.entities.kinds, strict=True))
         links = copy.links
         by_type: dict[str, Shape] = {}
         for type_row, name in enumerate(links.type_names):
@@ -73,9 +76,9 @@ class Shapes:
             ends = Counter(zip((kinds[s] for s in sources.tolist()), (kinds[t] for t in targets.tolist()), strict=True))
             _, per_source = np.unique(sources, return_counts=True)
             by_type[name] = Shape(name, dict(ends), float(np.mean(per_source == 1)), int(per_source.size))
-        return cls(by_type, frozenset(k for k in kinds if k))
+        return cls(by_type, frozenset(kind for _, kind in kinds if kind))
 
-    def upwards(self, kind: str | None) -> tuple[Step, ...]:
+    def upwards(self, kind: Kind | None) -> tuple[Step, ...]:
         """The steps that go up the hierarchies an entity of ``kind`` stands in (None: any kind), the ones
         within one kind (a taxonomy) before those across kinds (a classification's levels)."""
         found = [s for s in self.by_type.values() if s.hierarchy and (kind is None or s.touches(kind))]
@@ -84,27 +87,28 @@ class Shapes:
         best = max(s.within_kind >= 0.5 for s in found)
         return tuple(Step(s.type, True) for s in sorted(found, key=lambda s: s.type) if (s.within_kind >= 0.5) == best)
 
-    def complete(self, steps: list[set[Step]], start: str, asked: list[str], most: int) -> list[set[Step]]:
-        """The steps read from the question's words, and one more to the kind the question asks for when the
-        chain does not reach it: ``Which items show a more specific kind of X?`` reads the hierarchy step,
-        and the kinds' shapes add the step from those terms to the items that show them."""
+    def complete(self, steps: list[set[Step]], start: Kind, asked: list[str], most: int) -> list[set[Step]]:
+        """The steps read from the question's words, and one more to the kind the question asks for (by
+        name, in the start's pack) when the chain does not reach it: ``Which items show a more specific kind
+        of X?`` reads the hierarchy step, and the kinds' shapes add the step from those terms to the items
+        that show them."""
         here, passed = {start}, {start}
         for step in steps:
             here = {end for kind in here for s in step for end in self._ends(kind, s)}
             passed |= here
-        answer = next((kind for kind in asked if kind != start), None)
+        answer = next(((start[0], kind) for kind in asked if (start[0], kind) != start), None)
         if answer is None or answer in passed or len(steps) >= most:
             return steps
         joining = {s for kind in here for s in self.between(kind, answer)}
         return [*steps, joining] if joining else steps
 
-    def _ends(self, kind: str, step: Step) -> set[str]:
+    def _ends(self, kind: Kind, step: Step) -> set[Kind]:
         shape = self.by_type.get(step.type)
         if shape is None:
             return set()
         return {b if step.forward else a for a, b in shape.pairs if (a if step.forward else b) == kind}
 
-    def between(self, start: str, answer: str) -> tuple[Step, ...]:
+    def between(self, start: Kind, answer: Kind) -> tuple[Step, ...]:
         """The steps from an entity of kind ``start`` to entities of kind ``answer``, each relation in the
         direction its links run between the two kinds (both, where they run both ways)."""
         steps = [

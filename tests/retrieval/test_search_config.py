@@ -72,3 +72,16 @@ def test_a_quoted_passage_goes_to_the_analyzer_as_written_with_only_a_phrases_sy
     assert query is not None
     assert query.quoted == '"until 3.6 final, we\'d keep a\\\\b *as is"~3'
     assert query.lucene.endswith(f" OR {query.quoted}^3")
+
+
+def test_words_that_ask_for_steps_are_left_to_the_walks_but_not_inside_quotes() -> None:
+    """``What did X replace?``: ``replace`` is the step, not a word of the start's text."""
+    query = TextQuery.of(
+        'What did the asyncio PEP replace, the one "meant to replace asyncore"?',
+        TextConfig(phrase_boost=0, quote_boost=0),
+        frozenset({"replace"}),
+    )
+    assert query is not None
+    assert query.words == '"asyncio" OR "pep" OR "one" OR "meant" OR "asyncore" OR "replace"'
+    alone = TextQuery.of("Replace?", TextConfig(phrase_boost=0), frozenset({"replace"}))
+    assert alone is not None and alone.words == '"replace"'  # all the question says: kept

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag.retrieval.guidance import kind_stems, named_kinds, plan, unread
+from graphrag.retrieval.guidance import kind_stems, named_kinds, plan, step_words, unread
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.vocabulary import Step
 from tests.retrieval.graphs import E, graph_copy
@@ -26,6 +26,7 @@ LINKS = [
     ("t1", "IN_FIELD", "f0"),
 ]
 SHAPES = Shapes.of(graph_copy([*TERMS, *ITEMS, *FIELDS], LINKS))
+TERM = ("demo", "term")
 # The names as the pack declares them: a relation named after a kind, and the inverses.
 NAMES = {
     "is_a": (Step("IS_A", True),),
@@ -38,12 +39,13 @@ KINDS = kind_stems(["term", "item", "field"])
 
 def read(question: str, named: str) -> list[list[tuple[str, bool]]]:
     start = question.index(named)
-    found = plan(question, NAMES, (start, start + len(named)), 3, (), KINDS, SHAPES.upwards("term"), KINDS)
+    found = plan(question, NAMES, (start, start + len(named)), 3, (), KINDS, SHAPES.upwards(TERM), KINDS)
     return [sorted((s.type, s.forward) for s in step) for step in found]
 
 
 def test_a_relation_each_source_of_which_has_one_target_is_a_hierarchy_going_up() -> None:
-    assert SHAPES.upwards("term") == (Step("IS_A", True),)
+    assert SHAPES.upwards(TERM) == (Step("IS_A", True),)
+    assert SHAPES.upwards(("other-pack", "term")) == ()  # a kind of another pack has shapes of its own
     assert not SHAPES.by_type["HAS_FEATURE"].hierarchy  # item i1 shows two terms
 
 
@@ -82,11 +84,11 @@ def test_the_kind_asked_for_adds_the_step_that_reaches_it() -> None:
     """``show`` is no relation word: the chain reaches terms, the question asks for items."""
     question = "Which items show a more specific kind of term 1?"
     start = question.index("term 1")
-    read_steps = plan(question, NAMES, (start, start + 6), 3, (), KINDS, SHAPES.upwards("term"), KINDS)
+    read_steps = plan(question, NAMES, (start, start + 6), 3, (), KINDS, SHAPES.upwards(TERM), KINDS)
     asked = named_kinds(question, SHAPES.kinds, (start, start + 6))
-    assert SHAPES.complete(read_steps, "term", asked, 3) == [{Step("IS_A", False)}, {Step("HAS_FEATURE", False)}]
-    assert SHAPES.complete([], "term", ["item"], 3) == [{Step("HAS_FEATURE", False)}]
-    assert SHAPES.complete([], "term", ["term"], 3) == []  # which term ...: no step
+    assert SHAPES.complete(read_steps, TERM, asked, 3) == [{Step("IS_A", False)}, {Step("HAS_FEATURE", False)}]
+    assert SHAPES.complete([], TERM, ["item"], 3) == [{Step("HAS_FEATURE", False)}]
+    assert SHAPES.complete([], TERM, ["term"], 3) == []  # which term ...: no step
 
 
 @pytest.mark.parametrize(
@@ -116,8 +118,8 @@ def test_the_kind_a_question_asks_for_is_read_outside_the_entity() -> None:
     question = "Which items show term 3?"
     start = question.index("term 3")
     assert named_kinds(question, SHAPES.kinds, (start, start + 6)) == ["item"]
-    assert SHAPES.between("term", "item") == (Step("HAS_FEATURE", False),)
-    assert SHAPES.between("term", "field") == (Step("IN_FIELD", True),)
+    assert SHAPES.between(TERM, ("demo", "item")) == (Step("HAS_FEATURE", False),)
+    assert SHAPES.between(TERM, ("demo", "field")) == (Step("IN_FIELD", True),)
 
 
 def test_a_common_name_is_all_the_question_says_besides_its_frame() -> None:
@@ -125,13 +127,24 @@ def test_a_common_name_is_all_the_question_says_besides_its_frame() -> None:
     is content of its own."""
     question = "What is term 3 a kind of?"
     start = question.index("term 3")
-    assert unread(question, NAMES, (start, start + 6), (), KINDS, SHAPES.upwards("term"), KINDS) == []
+    assert unread(question, NAMES, (start, start + 6), (), KINDS, SHAPES.upwards(TERM), KINDS) == []
     quoting = 'Which term 3 is used in this example: "a gentle way of cooking"?'
     start = quoting.index("term 3")
-    assert unread(quoting, NAMES, (start, start + 6), (), KINDS, SHAPES.upwards("term"), KINDS) == [
+    assert unread(quoting, NAMES, (start, start + 6), (), KINDS, SHAPES.upwards(TERM), KINDS) == [
         "used",
         "example",
         "gentle",
         "way",
         "cooking",
     ]
+
+
+def test_the_words_that_ask_for_steps_are_read_wherever_the_entity_stands() -> None:
+    assert step_words(
+        "Which more specific kinds of term 1 have a feature?", NAMES, (), KINDS, SHAPES.upwards(TERM), KINDS
+    ) == {
+        "more",
+        "specific",
+        "kinds",
+        "feature",
+    }
