@@ -9,7 +9,7 @@ import pytest
 
 from graphrag.names import name_token_spans, name_tokens, transliterated
 from graphrag.retrieval.config import LinkingConfig
-from graphrag.retrieval.linking import EntityLinker, NameTable, _scan
+from graphrag.retrieval.linking import EntityLinker, NameTable, _scan, _written_as_id
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.stores.graph import GraphStore
 from tests.retrieval.graphs import E, graph_copy
@@ -103,10 +103,17 @@ def test_the_more_other_entities_mention_a_name_the_less_sure_its_link() -> None
 
 def test_a_quoted_name_or_an_id_written_as_one_is_sure_however_common() -> None:
     assert confidence('What did "Apollo" achieve?', "Apollo", "SM.MISSION.APOLLO", 999) == 1.0
+    assert confidence("Which programme is also known as 'Apollo'?", "Apollo", "SM.MISSION.APOLLO", 999) == 1.0
     assert confidence("Which PEP superseded PEP 513?", "PEP 513", "PEP-0513", 999) == 1.0
     # "Python 3" splits the id python3 into two words: prose, so only as sure as the name is rare.
     assert confidence("Does it run on Python 3?", "python3", "python3", 999) < CONFIG.min_confidence
     assert confidence("Does it run on Python 3?", "python3", "python3", 0) == 1.0
+
+
+def test_an_id_matched_only_through_transliteration_is_no_reference() -> None:
+    """``ОКВЭД 2`` names a classifier, not the entity whose Latin id is OKVED.02."""
+    assert _written_as_id("PEP 513", "PEP-0513")
+    assert not _written_as_id("ОКВЭД 2", "OKVED.02")
 
 
 def test_a_lone_surname_counts_only_when_written_as_a_name() -> None:
