@@ -27,28 +27,17 @@ from __future__ import annotations
 
 import math
 import re
-import threading
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-import snowballstemmer  # type: ignore[import-untyped]
-
 from graphrag.names import STOP_WORDS, fold, query_words, quoted_passages, script_of
 from graphrag.retrieval.vocabulary import Described, Step
+from graphrag.retrieval.word_forms import WORD, same, stems
 
-_WORD = re.compile(r"\w+")
 LINKING_WORDS = frozenset({"by", "of", "to", "in", "on", "for", "from", "with", "has", "is", "at", "as"})
 _AGENT_ENDINGS = ("ents", "ers", "ors", "ent", "er", "or")  # dependents, users, providers: the other side
-# English inflections and derivations a relation word takes (depends, dependencies, required, requirements).
-_SUFFIXES = (
-    "s", "es", "d", "ed", "ing", "e", "er", "ers", "r", "rs", "or", "ors", "ion", "ions", "ies", "y",
-    "ent", "ents", "ency", "encies", "ence", "ences", "ment", "ments", "ance", "ances", "ation", "ations",
-)  # fmt: skip
-_DOUBLING = ("ed", "ing", "er", "ers")
-_VOWELS = frozenset("aeiouy")
-_NOUN_OF_VERB = ("ion", "ions")  # extension ~ extend, provision ~ provide: the verb's d became an s
 _DEMONSTRATIVES = frozenset({"that", "this", "those", "these", "such"})
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 _ARTICLES = frozenset({"the", "a", "an"})
@@ -205,7 +194,7 @@ def unread(
         if i not in used
         and words[i].text not in STOP_WORDS
         and len(words[i].text) > 1
-        and not _stems(words[i].text) & kinds
+        and not stems(words[i].text) & kinds
     ]
 
 
@@ -234,7 +223,7 @@ def _read(
 ) -> tuple[list[_Word], list[int], list[_Mention]]:
     """The question's words, those outside the entity and its quotes, and the relation and hierarchy words
     among them, in order."""
-    words = [_Word(fold(m.group()), m.start(), m.end()) for m in _WORD.finditer(question)]
+    words = [_Word(fold(m.group()), m.start(), m.end()) for m in WORD.finditer(question)]
     cited = quoted_passages(question)
     outside = [
         i
@@ -271,36 +260,6 @@ def _spelled(name: str, step: Step) -> _Name:
     return _Name(name, step, core, tuple(p for p in parts if p in LINKING_WORDS))
 
 
-def _same(word: str, token: str) -> bool:
-    """One word in two inflections: ``depend`` ~ ``depends`` ~ ``dependencies``, ``use`` ~ ``using``; but
-    not ``builtin`` ~ ``built``. Two words are one when some suffix-stripped form of each coincides."""
-    return word == token or bool(_stems(word) & _stems(token))
-
-
-# Russian inflects by endings that the English suffixes below do not know (входит ~ входят, общая ~ общей):
-# Snowball's stemmer reads them. It keeps state while it works, so one call at a time.
-_RUSSIAN = snowballstemmer.stemmer("russian")
-_RUSSIAN_LOCK = threading.Lock()
-
-
-@lru_cache(maxsize=1 << 16)  # each question word meets every relation name: its forms are worked out once
-def _stems(word: str) -> frozenset[str]:
-    found = {word}
-    if script_of(word) == "cyrillic":
-        with _RUSSIAN_LOCK:
-            found.add(_RUSSIAN.stemWord(word))
-        return frozenset(found)
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
-            stem = word[: -len(suffix)]
-            found.add(stem)
-            if suffix in _NOUN_OF_VERB and stem.endswith("s") and len(stem) >= 5:
-                found.add(stem[:-1] + "d")
-            if suffix in _DOUBLING and len(stem) >= 4 and stem[-1] == stem[-2] and stem[-1] not in _VOWELS:
-                found.add(stem[:-1])  # referred ~ refer, stopped ~ stop: the consonant doubled before the ending
-    return frozenset(found)
-
-
 def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name], heads: Set[str]) -> list[_Mention]:
     """Relation names the question uses (outside the named entity), the best-matching names at each place. A
     name whose words all name entity kinds (``has_term`` in ``Which term ...``) is the answer's kind there,
@@ -316,11 +275,11 @@ def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name], h
         for name in vocabulary:
             span = len(name.core)
             if position + span > len(words) or not all(
-                i in free and _same(words[i].text, token)
+                i in free and same(words[i].text, token)
                 for i, token in zip(range(position, position + span), name.core, strict=True)
             ):
                 continue
-            if all(_stems(words[i].text) & heads for i in range(position, position + span)):
+            if all(stems(words[i].text) & heads for i in range(position, position + span)):
                 continue
             after = [w.text for w in words[position + span : position + span + len(name.linking)]]
             matched.append(((span, sum(1 for token in name.linking if token in after)), name))
@@ -356,10 +315,10 @@ def _described_mentions(
     taken = {i for m in named for i in range(m.first, m.last + 1)}
     weights: dict[int, dict[int, float]] = {}  # per question word, the readable descriptions holding it
     for i in outside:
-        stems = _stems(words[i].text)
-        if i in taken or words[i].text in STOP_WORDS or stems & kinds:
+        forms = stems(words[i].text)
+        if i in taken or words[i].text in STOP_WORDS or forms & kinds:
             continue
-        holding = [d for d, description in enumerate(held) if stems & description]
+        holding = [d for d, description in enumerate(held) if forms & description]
         if readable.intersection(holding):  # a word every description holds weighs nothing, but is one of two
             weights[i] = {d: math.log(len(described) / len(holding)) for d in holding if d in readable}
     runs: list[list[int]] = []
@@ -378,7 +337,7 @@ def _described_mentions(
             pending = run
             continue
         if pending and not all(
-            j not in outside or j in taken or words[j].text in STOP_WORDS or _stems(words[j].text) & kinds
+            j not in outside or j in taken or words[j].text in STOP_WORDS or stems(words[j].text) & kinds
             for j in range(pending[-1] + 1, run[0])
         ):
             pending = []
@@ -434,42 +393,9 @@ def _level_mentions(
     return joined
 
 
-def named_kinds(question: str, kinds: Iterable[str], anchor: tuple[int, int]) -> list[str]:
-    """The entity kinds the question names outside the entity and its quotes (``Which fields use X?``:
-    ``field``), in the question's order: what the answer is."""
-    cited = [anchor, *quoted_passages(question)]
-    words = [
-        _stems(fold(m.group()))
-        for m in _WORD.finditer(question)
-        if not any(start <= m.start() and m.end() <= end for start, end in cited)
-    ]
-    found: list[tuple[int, str]] = []
-    for kind in kinds:
-        forms = [_stems(w) for w in query_words(kind.replace("_", " "))]
-        at = next((i for i in range(len(words)) if _holds(words, i, forms)), None)
-        if forms and at is not None:
-            found.append((at, kind))
-    return [kind for _, kind in sorted(found)]
-
-
-def _holds(words: list[frozenset[str]], at: int, forms: list[frozenset[str]]) -> bool:
-    return at + len(forms) <= len(words) and all(words[at + i] & form for i, form in enumerate(forms))
-
-
-def kind_stems(kinds: Iterable[str], heads: bool = False) -> frozenset[str]:
-    """The word forms of entity kinds (``launch_vehicle``: launch, vehicle), for ``plan``'s ``kinds``; with
-    ``heads``, of each kind's last word alone (vehicle), the one that names what the entity is."""
-    return frozenset(
-        stem
-        for kind in kinds
-        for word in query_words(kind.replace("_", " "))[-1 if heads else 0 :]
-        for stem in _stems(word)
-    )
-
-
 @lru_cache(maxsize=1 << 12)
 def _description_stems(description: str) -> frozenset[str]:
-    return frozenset(stem for word in query_words(description)[:MAX_DESCRIPTION_WORDS] for stem in _stems(word))
+    return frozenset(stem for word in query_words(description)[:MAX_DESCRIPTION_WORDS] for stem in stems(word))
 
 
 def _apposition(words: list[_Word], mention: _Mention, at: int) -> bool:

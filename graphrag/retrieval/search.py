@@ -33,7 +33,7 @@ from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
 from graphrag.retrieval.chain import RelationChain
 from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig, VectorConfig
 from graphrag.retrieval.fusion import Ranked, agreement, fuse
-from graphrag.retrieval.guidance import kind_stems, named_kinds, plan, step_words, unread
+from graphrag.retrieval.guidance import plan, step_words, unread
 from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
@@ -42,6 +42,7 @@ from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex
 from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
 from graphrag.retrieval.walk import Adjacency, GraphWalk
+from graphrag.retrieval.word_forms import kind_stems, named_kinds
 from graphrag.stores.graph import GraphStore
 
 Mode = Literal["hybrid", "vector", "text"]

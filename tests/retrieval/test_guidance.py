@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag.retrieval.guidance import kind_stems, plan
+from graphrag.retrieval.guidance import plan
 from graphrag.retrieval.vocabulary import Described, Step
+from graphrag.retrieval.word_forms import kind_stems
 
 pytestmark = pytest.mark.fast
 

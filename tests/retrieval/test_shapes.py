@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from graphrag.retrieval.guidance import kind_stems, named_kinds, plan, step_words, unread
+from graphrag.retrieval.guidance import plan, step_words, unread
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.vocabulary import Step
+from graphrag.retrieval.word_forms import kind_stems, named_kinds
 from tests.retrieval.graphs import E, graph_copy
 
 pytestmark = pytest.mark.fast

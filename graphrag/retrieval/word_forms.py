@@ -1,0 +1,88 @@
+"""A word in its inflections, for reading relation words and kind words in a question: English by suffixes
+(``depends`` ~ ``dependencies``, ``referred`` ~ ``refers``), Russian by Snowball's stemmer (``входит`` ~
+``входят``), which no suffix list of our own would get right.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable
+from functools import lru_cache
+
+import snowballstemmer  # type: ignore[import-untyped]
+
+from graphrag.names import fold, query_words, quoted_passages, script_of
+
+WORD = re.compile(r"\w+")
+# English inflections and derivations a relation word takes (depends, dependencies, required, requirements).
+_SUFFIXES = (
+    "s", "es", "d", "ed", "ing", "e", "er", "ers", "r", "rs", "or", "ors", "ion", "ions", "ies", "y",
+    "ent", "ents", "ency", "encies", "ence", "ences", "ment", "ments", "ance", "ances", "ation", "ations",
+)  # fmt: skip
+_DOUBLING = ("ed", "ing", "er", "ers")
+_VOWELS = frozenset("aeiouy")
+_NOUN_OF_VERB = ("ion", "ions")  # extension ~ extend, provision ~ provide: the verb's d became an s
+
+
+def same(word: str, token: str) -> bool:
+    """One word in two inflections: ``depend`` ~ ``depends`` ~ ``dependencies``, ``use`` ~ ``using``; but
+    not ``builtin`` ~ ``built``. Two words are one when some suffix-stripped form of each coincides."""
+    return word == token or bool(stems(word) & stems(token))
+
+
+# Russian inflects by endings that the English suffixes below do not know (входит ~ входят, общая ~ общей):
+# Snowball's stemmer reads them. It keeps state while it works, so one call at a time.
+_RUSSIAN = snowballstemmer.stemmer("russian")
+_RUSSIAN_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1 << 16)  # each question word meets every relation name: its forms are worked out once
+def stems(word: str) -> frozenset[str]:
+    found = {word}
+    if script_of(word) == "cyrillic":
+        with _RUSSIAN_LOCK:
+            found.add(_RUSSIAN.stemWord(word))
+        return frozenset(found)
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            stem = word[: -len(suffix)]
+            found.add(stem)
+            if suffix in _NOUN_OF_VERB and stem.endswith("s") and len(stem) >= 5:
+                found.add(stem[:-1] + "d")
+            if suffix in _DOUBLING and len(stem) >= 4 and stem[-1] == stem[-2] and stem[-1] not in _VOWELS:
+                found.add(stem[:-1])  # referred ~ refer, stopped ~ stop: the consonant doubled before the ending
+    return frozenset(found)
+
+
+def named_kinds(question: str, kinds: Iterable[str], anchor: tuple[int, int]) -> list[str]:
+    """The entity kinds the question names outside the entity and its quotes (``Which fields use X?``:
+    ``field``), in the question's order: what the answer is."""
+    cited = [anchor, *quoted_passages(question)]
+    words = [
+        stems(fold(m.group()))
+        for m in WORD.finditer(question)
+        if not any(start <= m.start() and m.end() <= end for start, end in cited)
+    ]
+    found: list[tuple[int, str]] = []
+    for kind in kinds:
+        forms = [stems(w) for w in query_words(kind.replace("_", " "))]
+        at = next((i for i in range(len(words)) if _holds(words, i, forms)), None)
+        if forms and at is not None:
+            found.append((at, kind))
+    return [kind for _, kind in sorted(found)]
+
+
+def _holds(words: list[frozenset[str]], at: int, forms: list[frozenset[str]]) -> bool:
+    return at + len(forms) <= len(words) and all(words[at + i] & form for i, form in enumerate(forms))
+
+
+def kind_stems(kinds: Iterable[str], heads: bool = False) -> frozenset[str]:
+    """The word forms of entity kinds (``launch_vehicle``: launch, vehicle), for ``plan``'s ``kinds``; with
+    ``heads``, of each kind's last word alone (vehicle), the one that names what the entity is."""
+    return frozenset(
+        stem
+        for kind in kinds
+        for word in query_words(kind.replace("_", " "))[-1 if heads else 0 :]
+        for stem in stems(word)
+    )
