@@ -461,3 +461,53 @@ async def test_package_names_with_plus_signs_are_ids_and_link_as_names(run_inges
     assert found.results[0].matched[0] == "linked"
     assert page["id"] == "libstdc++6"
     assert "libstdc++6" in getattr(text, "text", "")
+
+
+def _classification(root: Path) -> Path:
+    """A small classification whose titles are ordinary phrases: cooking terms in a taxonomy (``is_a`` with
+    the declared inverse ``has_subtype``), and dishes of another kind that use them."""
+    pack = root / "cooking"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(
+        "id: cooking\nrelations:\n  is_a:\n    inverse: has_subtype\n    description: The broader term this one is a kind of.\n"
+        "  uses_method:\n    inverse: method_of\n    description: A cooking method the dish is made with.\n",
+        encoding="utf-8",
+    )
+    terms = {
+        "T.COOKING": ("Cooking", "Preparing food by heating it.", None),
+        "T.SLOW": ("Slow cooking", "Cooking at a low heat for a long time.", "T.COOKING"),
+        "T.CONFIT": ("Confit", "Slow cooking in fat until the onions turn soft and sweet.", "T.SLOW"),
+        "T.BRAISING": ("Braising", "Slow cooking in a little liquid in a covered pot.", "T.SLOW"),
+        "T.FRYING": ("Frying", "Cooking in hot oil.", "T.COOKING"),
+    }
+    for entity_id, (title, summary, broader) in terms.items():
+        related = f"{{is_a: [{broader}]}}" if broader else "{}"
+        write_entity(pack, entity_id, summary, kind="term", title=title, summary=summary, related=related)
+    for n, method in enumerate(["T.CONFIT", "T.BRAISING", "T.FRYING"]):
+        related = f"{{uses_method: [{method}]}}"
+        write_entity(
+            pack, f"D.{n}", f"Dish number {n}.", kind="dish", title=f"Dish {n}", summary="A dish.", related=related
+        )
+    return pack
+
+
+async def test_a_title_inside_a_definition_is_not_the_start(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """ "Slow cooking" is a title, but here a word of the definition: the defined term comes first."""
+    run_ingest(_classification(tmp_path))
+    async with client_for() as client:
+        found = await search(client, "What is the term defined as slow cooking in fat until the onions turn soft?")
+
+    assert found.results[0].id == "T.CONFIT"
+
+
+async def test_hierarchy_and_kind_words_walk_the_classification(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run_ingest(_classification(tmp_path))
+    async with client_for() as client:
+        narrower = await search(client, "Which more specific kinds of slow cooking are there?")
+        broader = await search(client, "What kind of thing is braising?")
+        dishes = await search(client, "Which dishes show a more specific kind of slow cooking?")
+
+    assert {hit.id for hit in narrower.results[:3]} == {"T.SLOW", "T.CONFIT", "T.BRAISING"}
+    assert [hit.id for hit in broader.results[:2]] == ["T.BRAISING", "T.SLOW"]
+    assert {hit.id for hit in dishes.results[:5]} >= {"D.0", "D.1"}
+    assert "D.2" not in {hit.id for hit in dishes.results[:5]}  # fried, not slow-cooked
