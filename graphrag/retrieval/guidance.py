@@ -76,6 +76,9 @@ _LEVELS: tuple[tuple[Level, re.Pattern[str]], ...] = (
         ),
     ),
 )
+# A question opening with an imperative (``Name the parts of X``, ``List the ...``, ``Назови ...``) says what to
+# do, not what it is about.
+_IMPERATIVES = frozenset({"name", "list", "give", "show", "find", "tell", "identify", "назови", "перечисли", "найди"})
 _DETERMINERS = frozenset({"which", "what", "какой", "какая", "какое", "какие", "каком", "какого"})  # which kind of X: X
 
 
@@ -185,7 +188,7 @@ def unread(
     words (see ``plan``): none left, and the question is about that entity alone (``What is list a kind
     of?``), however common its name."""
     words, outside, mentions = _read(question, names, anchor, described, kinds, upwards, heads)
-    used = {i for m in mentions for i in range(m.first, m.last + 1)}
+    used = {i for m in mentions for i in range(m.first, m.last + 1)} | _opening_imperative(words)
     # what the question quotes is what it is about, whatever else it names
     outside = [i for i, w in enumerate(words) if w.end <= anchor[0] or w.start >= anchor[1]]
     return [
@@ -419,11 +422,15 @@ def _following(question: str, words: list[_Word], last: int) -> str:
 
 def _unnamed_anchor(words: list[_Word], mentions: list[_Mention]) -> int:
     """With nothing named, the described entity is on the side of the relation words with more content."""
-    used = {i for m in mentions for i in range(m.first, m.last + 1)}
+    used = {i for m in mentions for i in range(m.first, m.last + 1)} | _opening_imperative(words)
     content = [i for i, w in enumerate(words) if i not in used and w.text not in STOP_WORDS and len(w.text) > 2]
     before = sum(1 for i in content if i < mentions[0].first)
     after = sum(1 for i in content if i > mentions[-1].last)
     return len(words) if after > before else -1
+
+
+def _opening_imperative(words: list[_Word]) -> set[int]:
+    return {0} if words and words[0].text in _IMPERATIVES else set()
 
 
 def _agent_noun(word: str, names: tuple[_Name, ...]) -> bool:

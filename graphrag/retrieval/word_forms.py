@@ -25,10 +25,17 @@ _VOWELS = frozenset("aeiouy")
 _NOUN_OF_VERB = ("ion", "ions")  # extension ~ extend, provision ~ provide: the verb's d became an s
 
 
+# The words a relation name's word goes by in questions, where English has several for one thing: a pack's
+# part_of is asked for as components and pieces too.
+_SYNONYMS = {"part": ("component", "piece", "constituent", "element")}
+
+
 def same(word: str, token: str) -> bool:
     """One word in two inflections: ``depend`` ~ ``depends`` ~ ``dependencies``, ``use`` ~ ``using``; but
-    not ``builtin`` ~ ``built``. Two words are one when some suffix-stripped form of each coincides."""
-    return word == token or bool(stems(word) & stems(token))
+    not ``builtin`` ~ ``built``. Two words are one when some suffix-stripped form of each coincides, or when
+    one is a synonym of the other (``components`` ~ ``part``)."""
+    forms = stems(word)
+    return word == token or any(forms & stems(t) for t in (token, *_SYNONYMS.get(token, ())))
 
 
 # Russian inflects by endings that the English suffixes below do not know (входит ~ входят, общая ~ общей):

@@ -234,3 +234,17 @@ def test_without_descriptions_the_names_alone_miss_those_words() -> None:
 )
 def test_a_word_or_two_a_description_happens_to_hold_is_no_relation(question: str) -> None:
     assert steps(question, RECIPES, None, RECIPES_DESCRIBED) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "named", "expected"),
+    [
+        ("What are the components of Apollo programme?", "Apollo programme", [[("PART_OF", False)]]),
+        ("Which pieces make up Apollo programme?", "Apollo programme", [[("PART_OF", False), ("PART_OF", True)]]),
+        ("Name the parts of the programme.", None, [[("PART_OF", False)]]),
+    ],
+)
+def test_a_relation_word_goes_by_its_synonyms_and_an_opening_imperative_is_no_content(
+    question: str, named: str | None, expected: list[list[tuple[str, bool]]]
+) -> None:
+    assert steps(question, MISSIONS, named) == expected
