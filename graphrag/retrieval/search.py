@@ -4,9 +4,12 @@ Hybrid, shaped by a ``SearchConfig``:
 
 1. the names the question uses, each linked with a confidence (``linking``); a sure one is a start when
    the question is about it (relation steps go out from it, it is quoted or written as an id, or its name
-   is most of the question), and any other is one more list, weighing its confidence;
-2. the lists that read the question itself (text, vector), in the configured order;
-3. the typed steps the question asks for, outwards from the named start (``guidance``);
+   is most of the question and the lists below put it first: a title inside a description is a word of
+   the description), and any other is one more list, weighing its confidence;
+2. the lists that read the question itself (text, vector), in the configured order; full text leaves out
+   the words that ask for steps;
+3. the typed steps the question asks for, outwards from the named start (``guidance``), with hierarchy
+   and kind words read against the pack's own shapes (``shapes``);
 4. the lists that walk from the starts (``walk``: a random walk; ``chain``: the typed steps). A start is
    a sure name; when the question names none but asks for relation steps, its best hits so far are the
    starts, each as sure as its fused score is close to the best one's, and all of them only as sure as
