@@ -196,6 +196,9 @@ class PackSearch:
         links = self.linker.retrieve(pool)
         readings = self.linker.readings(pool.text) if links else {}
         sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
+        # a title that is one of the words asking for steps ("category" in "the category of X") is that word
+        sure = [c for c in sure if readings.get(c.id) == "reference" or not self._frame(pool, c.id)]
+        sure.sort(key=lambda c: -c.score)  # the surest name anchors the steps
         if not sure:
             sure = self._whole(pool, [c for c in links if readings.get(c.id) == "name"])
         coverage = self._scripts().coverage(pool.text, pool.packs)
@@ -217,17 +220,18 @@ class PackSearch:
         passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
         named = bool(starts)
         read = each = [Ranked(found, self._weight(name, named, coverage)) for name, found in lists.items()]
+        in_passing = [Ranked(passing, config.linking.weak_weight, scaled=True)]
         if not named and config.fusion.unnamed_reading == "standard":
             # Nothing named: the reading lists decide, so a flat one must not reorder one whose first hit
-            # stands apart; merged by standard score, they are one list, weighing what both did.
-            merged = fuse(read, "standard", config.fusion.k, config.pool)
-            read = [Ranked([Candidate(i, score) for i, score in merged], sum(r.weight for r in read))]
-        named_in_passing = Ranked(passing, config.linking.weak_weight, scaled=True)
+            # stands apart; merged by standard score, they are one list, weighing what both did. A name met in
+            # passing joins that merge: it may break their ties, never overturn text's clear first answer.
+            merged = fuse([*read, *in_passing], "standard", config.fusion.k, config.pool)
+            read, in_passing = [Ranked([Candidate(i, score) for i, score in merged], sum(r.weight for r in read))], []
 
         def fused(walked: dict[RetrieverName, list[Candidate]], sureness: float = 1.0) -> list[tuple[str, float]]:
             """Every list; the walks' weigh as sure as the starts they left from."""
             ranked = [Ranked(found, sureness * self._weight(name, named, coverage)) for name, found in walked.items()]
-            return fuse([*read, *ranked, named_in_passing], config.fusion.method, config.fusion.k)
+            return fuse([*read, *ranked, *in_passing], config.fusion.method, config.fusion.k)
 
         seeds = dict(starts)  # starts rank first, in order of confidence
         sureness = 1.0  # of the starts the walks leave from
@@ -300,6 +304,14 @@ class PackSearch:
         if kind is None or anchor is None:  # no name, no place to read the asked kind around
             return steps
         return shapes.complete(steps, kind, named_kinds(text, shapes.kinds, anchor), walk.max_steps)
+
+    def _frame(self, pool: Query, entity_id: str) -> bool:
+        """Whether the question's name for the entity is nothing but words that ask for steps."""
+        span = self.linker.span_of(pool.text, entity_id)
+        if span is None:
+            return False
+        words = query_words(pool.text[span[0] : span[1]])
+        return bool(words) and set(words) <= pool.step_words
 
     def _whole(self, pool: Query, names: list[Candidate]) -> list[Candidate]:
         """A name no more specific than a common word (``list``, ``command``) is sure all the same when it is
