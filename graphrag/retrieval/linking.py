@@ -110,10 +110,20 @@ class EntityLinker:
         self._graph = graph
         self._snapshot = snapshot
         self._config = config
+        self._read: tuple[NameTable, str, list[Mention]] | None = None  # the last question's, read once
 
     def mentions(self, text: str) -> list[Mention]:
-        """Every name the question uses, left to right, the longest at each position."""
+        """Every name the question uses, left to right, the longest at each position. A search asks several
+        times about one question (links, readings, spans, ids), so the last question's answer is kept."""
         table = self.table()
+        read = self._read  # one read of the attribute: another thread may replace it meanwhile
+        if read is not None and read[0] is table and read[1] == text:
+            return read[2]
+        found = self._scanned(table, text)
+        self._read = (table, text, found)
+        return found
+
+    def _scanned(self, table: NameTable, text: str) -> list[Mention]:
         question = text[:MAX_QUERY_CHARS]
         spans = name_token_spans(question)
         found = _scan(table, spans)
