@@ -109,7 +109,10 @@ class LinkingConfig(_Frozen):
     min_partial_chars: int = Field(default=4, ge=1, description="Shortest single word taken as a partial name.")
     max_name_tokens: int = Field(default=24, ge=1, description="Longer titles are not looked for as phrases.")
     frequency_cap: int = Field(
-        default=1000, ge=1, description="Entities counted when measuring how often a name occurs in others' text."
+        default=1000,
+        ge=1,
+        description="Entities counted when measuring how often a name occurs in others' text; a name this many "
+        "entities hold is a word, never a link.",
     )
 
 

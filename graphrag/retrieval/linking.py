@@ -7,7 +7,7 @@ question; the longest known name wins at each position, and a name several entit
 A match is not yet a reference: ``python3``, ``file`` or ``make`` are ids and ordinary words at once. So
 each link carries a confidence, measured in this corpus rather than set by rule: how few *other*
 entities' text holds the phrase (``1 - ln(1 + others) / ln(1 + entities)``; a name every entity
-mentions is a word). A question that writes a name the way only a reference would, quoted, or an id
+mentions is a word, and so is one that more entities mention than are counted: ``frequency_cap``). A question that writes a name the way only a reference would, quoted, or an id
 shaped like one (``PEP 513`` for ``PEP-0513``, never ``Python 3`` for ``python3``), is sure whatever
 the counts say. Single words of many-word names (a surname) link too, when one entity alone has them.
 """
@@ -202,7 +202,10 @@ class EntityLinker:
             return 1.0
         if mention.partial and not _written_as_name(text, mention.start):
             return 0.0
-        others = max(0, table.frequency.get(mention.key, 0) - 1)  # the entity's own text holds its name
+        count = table.frequency.get(mention.key, 0)
+        if count >= self._config.frequency_cap:
+            return 0.0  # counting stopped: as common as a word gets, whatever the pack's size
+        others = max(0, count - 1)  # the entity's own text holds its name
         return max(0.0, 1.0 - math.log1p(others) / math.log1p(max(table.entities, 1)))
 
     def _count(self, table: NameTable, keys: list[str]) -> None:

@@ -101,6 +101,15 @@ def test_the_more_other_entities_mention_a_name_the_less_sure_its_link() -> None
     assert all(0.0 <= s <= 1.0 for s in sureness)
 
 
+def test_a_name_more_entities_mention_than_are_counted_is_a_word_in_a_pack_of_any_size() -> None:
+    """An entity titled "example" in a thesaurus whose every entry has examples: its count stops at the cap,
+    which in a large pack would still read as fairly rare (1 - ln 1000 / ln 15000 = .28)."""
+    cap = CONFIG.frequency_cap
+    question = "Who flew with Neil Armstrong?"
+    assert confidence(question, "Neil Armstrong", "SM.PERSON.ARMSTRONG", cap - 2, entities=15_000) > 0.25
+    assert confidence(question, "Neil Armstrong", "SM.PERSON.ARMSTRONG", cap - 1, entities=15_000) == 0.0
+
+
 def test_a_quoted_name_or_an_id_written_as_one_is_sure_however_common() -> None:
     assert confidence('What did "Apollo" achieve?', "Apollo", "SM.MISSION.APOLLO", 999) == 1.0
     assert confidence("Which programme is also known as 'Apollo'?", "Apollo", "SM.MISSION.APOLLO", 999) == 1.0
