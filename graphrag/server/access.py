@@ -150,15 +150,18 @@ class ProjectTokenVerifier(TokenVerifier):
             return None
         entry = self._config.tokens[match]
         project = self._config.projects.get(entry.project)
+        account = account_id(entry.project, entry.name)
         claims = {
-            "account": account_id(entry.project, entry.name),
+            "account": account,
             "project": entry.project,
             "project_active": project is not None and project.active,
             "entry": match,
             "calls_per_minute": entry.calls_per_minute,
             "project_calls_per_minute": project.calls_per_minute if project else None,
         }
-        return AccessToken(token=token, client_id=entry.name, scopes=[], claims=claims)
+        # The MCP session manager binds a session to (client_id, issuer, subject): the account, unique per
+        # token entry, so a token of another project whose entry has the same name cannot use it.
+        return AccessToken(token=token, client_id=account, subject=account, scopes=[], claims=claims)
 
 
 class CallAccess(Middleware):

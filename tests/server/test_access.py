@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import yaml
 from fastmcp import Client
@@ -130,6 +131,34 @@ async def test_rate_limits_per_token_and_per_project(http_url: str) -> None:
             await search(globex, "globex")
         with pytest.raises(ToolError, match=r"^rate_limited: project call limit exceeded$"):
             await search(globex, "globex")
+
+
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}},
+}
+CALL = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "pack_catalog", "arguments": {}}}
+
+
+def bearer(token: str, session: str | None = None) -> dict[str, str]:
+    return {**MCP_HEADERS, "Authorization": f"Bearer {token}", **({"Mcp-Session-Id": session} if session else {})}
+
+
+@pytest.mark.parametrize("method", ["POST", "GET", "DELETE"])
+async def test_a_session_answers_only_the_token_that_opened_it(http_url: str, method: str) -> None:
+    """acme's and initech's tokens share the name ``acme-slow``: a session is the token's, not the name's."""
+    owner, namesake = "acme-secret-token-0002", "initech-secret-token-1"
+    async with httpx.AsyncClient(timeout=30) as http:
+        opened = await http.post(http_url, json=INITIALIZE, headers=bearer(owner))
+        session = opened.headers["mcp-session-id"]
+        body = CALL if method == "POST" else None
+        refused = await http.request(method, http_url, json=body, headers=bearer(namesake, session))
+        assert refused.status_code == 404
+        still = await http.post(http_url, json=CALL, headers=bearer(owner, session))
+        assert still.status_code == 200 and '"isError":false' in still.text.replace(" ", "")
 
 
 def write_tokens(tmp_path: Path, data: Any) -> Path:
