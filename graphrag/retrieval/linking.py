@@ -7,9 +7,10 @@ question; the longest known name wins at each position, and a name several entit
 A match is not yet a reference: ``python3``, ``file`` or ``make`` are ids and ordinary words at once. So
 each link carries a confidence, measured in this corpus rather than set by rule: how few *other*
 entities' text holds the phrase (``1 - ln(1 + others) / ln(1 + entities)``; a name every entity
-mentions is a word, and so is one that more entities mention than are counted: ``frequency_cap``). A question that writes a name the way only a reference would, quoted, or an id
-shaped like one (``PEP 513`` for ``PEP-0513``, never ``Python 3`` for ``python3``), is sure whatever
-the counts say. Single words of many-word names (a surname) link too, when one entity alone has them.
+mentions is a word, and so is one that more entities mention than are counted, ``frequency_cap``).
+A question that writes a name the way only a reference would, quoted, or an id shaped like one
+(``PEP 513`` for ``PEP-0513``, never ``Python 3`` for ``python3``), is sure whatever the counts say.
+Single words of many-word names (a surname) link too, when one entity alone has them.
 """
 
 from __future__ import annotations
