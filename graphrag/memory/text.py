@@ -54,7 +54,9 @@ def text_queries(project: str, workspace: str, words: Sequence[str], with_fact_k
 
     Hits are candidates, a superset: the workspace is matched as a phrase and long pieces always hit, so the
     query that reads them keeps only the workspace's records and scores them exactly. A hit's Lucene score
-    bounds its score from above. Words are ``\\w+`` runs, which hold no Lucene syntax; project and workspace
+    bounds its score from above. A word of ``LONG_RUN`` or more characters is not asked at all: only a record
+    with long pieces can hold it, and those always hit (Lucene refuses ``*aaa…*`` of some hundreds of
+    characters as too complex). Words are ``\\w+`` runs, which hold no Lucene syntax; project and workspace
     names are quoted with their quotes escaped.
     """
     fields = ("match_text", "fact_text") if with_fact_key else ("match_text",)
@@ -64,10 +66,13 @@ def text_queries(project: str, workspace: str, words: Sequence[str], with_fact_k
     def clauses(word: str) -> str:
         return " ".join(f"{field}:*{word}*" for field in fields)
 
+    asked = [word for word in words if len(word) < LONG_RUN]
+    if words and not asked:
+        return [{"any": f"{owner} +{long_pieces}", "all": f"{owner} +{long_pieces}"}]
     return [
         {
             "any": f"{owner} +({' '.join(map(clauses, batch))} {long_pieces})",
             "all": f"{owner} +(({' '.join(f'+({clauses(word)})' for word in batch)}) {long_pieces})",
         }
-        for batch in (words[i : i + WORDS_PER_TEXT_QUERY] for i in range(0, len(words), WORDS_PER_TEXT_QUERY))
+        for batch in (asked[i : i + WORDS_PER_TEXT_QUERY] for i in range(0, len(asked), WORDS_PER_TEXT_QUERY))
     ]

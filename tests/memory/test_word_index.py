@@ -105,3 +105,15 @@ async def test_a_query_of_hundreds_of_words_is_asked_in_batches(client: Client[A
     words = [a + b for a in digits for b in digits][:600]  # 2-character words, 7q among them
 
     assert [(h["id"], h["score"]) for h in await search(client, " ".join(words))] == [(kept["id"], 1)]
+
+
+async def test_no_word_the_query_argument_allows_is_too_long_for_the_index(client: Client[Any]) -> None:
+    """Lucene refuses ``*aaa…a*`` of some hundreds of characters as too complex: such a word is answered
+    from the long pieces alone, for every length up to the argument's limit of 2,000 characters."""
+    saved = await save(client, "deploy " + "x" * 700, workspace="w")
+    lengths = sorted({*range(1, 2001, 37), 126, 127, 128, 400, 500, 1000, 1900, 2000})
+    for length in lengths:
+        assert await search(client, "a" * length, workspace="w") == [], length
+    hits = await search(client, "deploy " + "x" * 700, workspace="w")
+    assert [(h["id"], h["score"]) for h in hits] == [(saved["id"], 2)]
+    assert [h["id"] for h in await search(client, "x" * 1993, workspace="w")] == []
