@@ -16,7 +16,9 @@ from pydantic import BaseModel, ValidationError
 from graphrag.errors import InvalidArgument
 
 START = "start"
-MAX_OFFSET = 2**31  # far beyond any text a page can come from; Neo4j's integers end at 2**63
+# Far beyond any text a page can come from, and within what Neo4j's ``substring()`` takes: 32-bit integers,
+# its start plus its length included.
+MAX_OFFSET = 2**30
 FOREIGN = "cursor is not one this server gave out; start again with cursor='start'"
 
 

@@ -118,10 +118,13 @@ async def test_forged_cursor_offsets_are_invalid(tmp_path: Any, run_ingest: Any,
         first = (await client.call_tool("pack_get", {"id": "LONG.1", "cursor": "start"})).structured_content
         genuine = json.loads(base64.urlsafe_b64decode(first["next_cursor"] + "=="))
         assert genuine["offset"] > 0
-        for offset in (-1, 2**70, 70_000, 10**9):
+        for offset in (-1, 2**70, 70_000, 10**9, 2**31, 2**31 - 1, 2**30 + 1):
             cursor = forged(**{**genuine, "offset": offset})
             message = await error(client, "pack_get", {"id": "LONG.1", "cursor": cursor})
             assert message.startswith("invalid_argument: cursor is not one this server gave out"), (offset, message)
+        links = forged(**{**genuine, "links": 2**31})
+        message = await error(client, "pack_get", {"id": "LONG.1", "cursor": links})
+        assert message.startswith("invalid_argument: cursor is not one this server gave out"), message
         metadata = forged(**{**genuine, "format": "metadata"})
         message = await error(client, "pack_get", {"id": "LONG.1", "cursor": metadata, "format": "metadata"})
         assert message.startswith("invalid_argument: cursor is not one this server gave out")
