@@ -150,6 +150,15 @@ def is_valid_id(value: str) -> bool:
     return bool(value) and ID_PATTERN.match(value) is not None
 
 
+PACK_ID_RULE = f"{ID_RULE}, and no empty, '.' or '..' part between slashes"
+
+
+def is_valid_pack_id(value: str) -> bool:
+    """A pack id is an id that reads as no path out of anything (``../x``, ``/x``, ``a//b``): packs name
+    folders of caches and snapshots, and are compared by callers as scopes."""
+    return is_valid_id(value) and not any(part in ("", ".", "..") for part in value.split("/"))
+
+
 def normalise_relation(raw: str) -> str | None:
     """``dependsOn`` / ``depends-on`` / ``Depends On`` / ``DEPENDS_ON`` -> ``depends_on``; None when no valid
     name results."""

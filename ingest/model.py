@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from graphrag.names import ID_RULE, is_valid_id, normalise_relation
+from graphrag.names import ID_RULE, PACK_ID_RULE, is_valid_id, is_valid_pack_id, normalise_relation
 from ingest.limits import MAX_ID_LENGTH
 from ingest.report import shown
 
@@ -43,8 +43,8 @@ class PackManifest(BaseModel):
     @field_validator("id")
     @classmethod
     def _id_is_valid(cls, value: str) -> str:
-        if not is_valid_id(value) or len(value) > MAX_ID_LENGTH:
-            raise ValueError(f"pack id {shown(value)} must be {ID_RULE}, at most {MAX_ID_LENGTH} characters")
+        if not is_valid_pack_id(value) or len(value) > MAX_ID_LENGTH:
+            raise ValueError(f"pack id {shown(value)} must be {PACK_ID_RULE}, at most {MAX_ID_LENGTH} characters")
         return value
 
     @field_validator("relations", mode="before")
@@ -108,6 +108,7 @@ class Entity:
     properties: dict[str, Any]
     links: list[Link]
     kind_line: int | None = None  # where the kind is written (a warning about its spelling names the line)
+    id_line: int | None = None  # where the id is written (a conflict over it names the line)
 
     @property
     def embedding_text(self) -> str:

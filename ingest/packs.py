@@ -125,12 +125,15 @@ def real_path_inside(root: Path, path: Path) -> Path | None:
 def markdown_files(root: Path) -> list[tuple[Path, str]]:
     """Every ``*.md`` below the root (any depth; hidden folders and files skipped, never entered), with its
     pack-relative POSIX path, in a stable order. A linked folder is not entered; one whose real path lies
-    outside the pack is listed (as ``folder/``) so that the run refuses it aloud."""
+    outside the pack is listed (as ``folder/``) so that the run refuses it aloud. A folder with a
+    ``pack.yaml`` of its own is a nested pack: not entered, and listed (as ``folder/``) to be skipped aloud."""
     found: list[tuple[Path, str]] = []
     for folder, subfolders, names in os.walk(root):
-        subfolders[:] = [d for d in subfolders if not d.startswith(".")]
         relative = os.path.relpath(folder, root).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"
+        nested = [d for d in subfolders if not d.startswith(".") and is_nested_pack(Path(folder, d))]
+        found += [(Path(folder, name), prefix + name + "/") for name in nested]
+        subfolders[:] = [d for d in subfolders if not d.startswith(".") and d not in nested]
         for name in subfolders:
             path = Path(folder, name)
             if path.is_symlink() and real_path_inside(root, path) is None:
@@ -141,6 +144,14 @@ def markdown_files(root: Path) -> list[tuple[Path, str]]:
                 if path.is_file():
                     found.append((path, prefix + name))
     return sorted(found, key=lambda item: item[1])
+
+
+def is_nested_pack(folder: Path) -> bool:
+    """A folder of a pack that is a pack of its own (its own manifest, not a link out of the pack)."""
+    return not folder.is_symlink() and (folder / MANIFEST).is_file()
+
+
+NESTED = "a nested pack (its own pack.yaml): skipped; ingest it as a pack of its own"
 
 
 @dataclass(frozen=True)
@@ -181,6 +192,9 @@ def read_files(
     stored = stored or {}
     now = time.time_ns()
     for path, rel in markdown_files(pack.root):
+        if rel.endswith("/") and is_nested_pack(path):
+            pack.problems.append(Problem(severity="warning", path=rel, message=NESTED))
+            continue
         before = stored.get(rel)
         stamp = file_stamp(path, now)
         if before is not None and stamp is not None and (stamp == before.stamp or rel in settled):

@@ -138,6 +138,7 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         properties=properties,
         links=links,
         kind_line=fm.key_lines.get(_spelling("kind", data) or ""),
+        id_line=fm.key_lines.get("id"),
     )
     return out
 

@@ -101,7 +101,7 @@ def plan(
     for entity_id, entities in by_id.items():
         owner = owners.get(entity_id)
         if len(entities) > 1 or owner is not None:
-            report.errors.extend(_conflict(entity_id, entities, owner))
+            report.errors.extend(_conflict(entity_id, entities, owner, stored.get(entity_id)))
             # Each file keeps what it had: the id's stored version, and a file's previous entity (its id was
             # another before an author copied this one in), whose incoming links would fall to placeholders.
             rejected_paths.update((e.pack, e.path) for e in entities)
@@ -206,9 +206,21 @@ def _kind_spellings(entities: list[Entity]) -> list[Problem]:
     return problems
 
 
-def _conflict(entity_id: str, files: list[Entity | StoredEntity], owner: tuple[str, str] | None) -> list[Problem]:
-    """One error per file that defines ``entity_id`` (the other pack's owner included), each naming all."""
-    places = [(e.pack, e.path) for e in files] + ([owner] if owner else [])
-    message = f"id {shown(entity_id)} is defined by several files: {', '.join(f'{p}:{f}' for p, f in places)}; "
-    message += "the version ingested before is kept"
-    return [Problem(severity="error", pack=pack, path=path, field="id", message=message) for pack, path in places]
+def _conflict(
+    entity_id: str, files: list[Entity | StoredEntity], owner: tuple[str, str] | None, before: StoredEntity | None
+) -> list[Problem]:
+    """One error per file that defines ``entity_id`` (the other pack's owner included), each naming all, on the
+    line of its ``id:``; what the graph keeps meanwhile is the version stored before, if there is one."""
+    places = [(e.pack, e.path, e.id_line if isinstance(e, Entity) else None) for e in files]
+    places += [(*owner, None)] if owner else []
+    message = f"id {shown(entity_id)} is defined by several files: {', '.join(f'{p}:{f}' for p, f, _ in places)}; "
+    if owner:
+        message += f"the version ingested before, from {owner[0]}:{owner[1]}, is kept"
+    elif before is not None:
+        message += f"the version ingested before, from {before.pack}:{before.path}, is kept"
+    else:
+        message += "none of them is ingested until the id is made unique"
+    return [
+        Problem(severity="error", pack=pack, path=path, line=line, field="id", message=message)
+        for pack, path, line in places
+    ]

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from graphrag.stores.graph import GraphStore
 from tests.conftest import EXAMPLES
 
@@ -149,4 +151,50 @@ def test_a_bad_setting_is_one_line_per_variable_without_its_value() -> None:
     assert result.stderr.splitlines() == [
         "error: setting NEO4J_HTTP_PORT: Input should be a valid integer, unable to parse string as an integer",
         "error: setting GRAPHRAG_LOG_LEVEL: Input should be 'DEBUG', 'INFO', 'WARNING' or 'ERROR'",
+    ]
+
+
+@pytest.mark.parametrize("pack_id", ["../x", "/x", "a//b", "a/./b", "x/.."])
+def test_a_pack_id_that_reads_as_a_path_out_is_refused(tmp_path: Path, pack_id: str) -> None:
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(f"id: '{pack_id}'\n")
+    (pack / "a.md").write_text("---\nid: A\n---\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "graphrag.cli", "check", str(pack)], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 2
+    assert (
+        f"pack id '{pack_id}' must be letters, digits and . _ : / + - without spaces, and no empty"
+        in result.stdout + result.stderr
+    )
+
+
+def test_a_nested_pack_is_skipped_with_a_warning_not_taken_in(tmp_path: Path) -> None:
+    outer = tmp_path / "outer"
+    (outer / "inner" / "deeper").mkdir(parents=True)
+    (outer / "pack.yaml").write_text("id: outer\n")
+    (outer / "a.md").write_text("---\nid: A\n---\n")
+    (outer / "inner" / "pack.yaml").write_text("id: inner\n")
+    (outer / "inner" / "b.md").write_text("---\nid: B\n---\n")
+    (outer / "inner" / "deeper" / "c.md").write_text("---\nid: C\n---\n")
+    result = graphrag("check", str(outer), "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["added"] == ["A"]
+    assert [(w["path"], w["message"]) for w in report["warnings"]] == [
+        ("inner/", "a nested pack (its own pack.yaml): skipped; ingest it as a pack of its own")
+    ]
+
+
+def test_an_id_two_new_files_define_names_their_lines_and_keeps_neither(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("---\ntitle: First\nid: A\n---\n")
+    (tmp_path / "b.md").write_text("---\nid: A\n---\n")
+    result = graphrag("check", str(tmp_path))
+    assert result.returncode == 1
+    conflict = f"error [id]: id 'A' is defined by several files: {tmp_path.name}:a.md, {tmp_path.name}:b.md; "
+    conflict += "none of them is ingested until the id is made unique"
+    assert [line for line in result.stdout.splitlines() if ": error" in line] == [
+        f"a.md:3: {conflict}",
+        f"b.md:2: {conflict}",
     ]

@@ -36,9 +36,9 @@ def test_copied_id_keeps_both_previous_entities_and_their_links(run_ingest, tmp_
 
     report = run_ingest(pack)
 
+    kept = "the version ingested before, from p:a.md, is kept"
     assert sorted(p.render() for p in report.errors) == [
-        f"{path}: error [id]: id 'A' is defined by several files: p:a.md, p:b.md; the version ingested before is kept"
-        for path in ("a.md", "b.md")
+        f"{path}: error [id]: id 'A' is defined by several files: p:a.md, p:b.md; {kept}" for path in ("a.md", "b.md:2")
     ]
     assert (report.added, report.updated, report.removed, report.dangling) == ([], [], [], [])
     assert count(graph, REAL.format(id="B")) == 1
@@ -57,9 +57,10 @@ def test_id_owned_by_another_pack_is_reported_for_both_files(run_ingest, tmp_pat
     assert sorted((p.pack, p.render()) for p in report.errors) == [
         (
             pack,
-            f"{path}: error [id]: id 'X' is defined by several files: two:y.md, one:x.md; the version ingested before is kept",
+            f"{path}: error [id]: id 'X' is defined by several files: two:y.md, one:x.md; "
+            "the version ingested before, from one:x.md, is kept",
         )
-        for pack, path in (("one", "x.md"), ("two", "y.md"))
+        for pack, path in (("one", "x.md"), ("two", "y.md:2"))
     ]
     assert report.removed == []
     records, _, _ = graph._driver.execute_query("MATCH (e:Entity) WHERE NOT e:Missing RETURN e.id, e.pack, e.title")
