@@ -6,7 +6,9 @@ gives every head ``GRAPHRAG_HTTP_HEADER_TIMEOUT_SECONDS`` from the moment the co
 response ends, then closes the connection. ``GRAPHRAG_HTTP_KEEPALIVE_SECONDS`` closes an idle kept-alive
 connection. A connection beyond ``GRAPHRAG_HTTP_MAX_CONNECTIONS`` is answered 503 and closed as it opens:
 uvicorn's own ``limit_concurrency`` answers 503 only to a request, so sockets that never send one were all
-held, each a file descriptor the stores need too. Heads are also capped at h11's 16 KiB.
+held, each a file descriptor the stores need too. Heads are also capped at h11's 16 KiB. A request that
+frames its body twice (``Content-Length`` and ``Transfer-Encoding``, the shape of request smuggling) is
+answered 400 and closed before any of it reaches the app (RFC 9112, 6.3).
 """
 
 from __future__ import annotations
@@ -22,6 +24,19 @@ from graphrag.config import Settings
 BUSY = b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
 
 
+class SingleFraming(h11.Connection):
+    """h11's server side, refusing a request that gives both a length and a transfer coding (h11 takes the
+    coding and ignores the length, which a proxy in front may have read the other way)."""
+
+    def next_event(self) -> h11.Event | type[h11.PAUSED] | type[h11.NEED_DATA]:
+        event = super().next_event()
+        if isinstance(event, h11.Request):
+            names = {name.lower() for name, _ in event.headers}
+            if b"content-length" in names and b"transfer-encoding" in names:
+                raise h11.RemoteProtocolError("both Content-Length and Transfer-Encoding", 400)
+        return event
+
+
 class HeadDeadline(H11Protocol):
     """uvicorn's h11 protocol, closing a connection whose request head is not complete in time, and one
     beyond the limit at once."""
@@ -29,6 +44,10 @@ class HeadDeadline(H11Protocol):
     head_seconds: ClassVar[float]  # GRAPHRAG_HTTP_HEADER_TIMEOUT_SECONDS, set by ``uvicorn_options``
     max_connections: ClassVar[int]  # GRAPHRAG_HTTP_MAX_CONNECTIONS, likewise
     _head_timer: asyncio.TimerHandle | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.conn = SingleFraming(h11.SERVER, self.conn._max_incomplete_event_size)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)

@@ -85,3 +85,14 @@ async def test_a_connection_beyond_the_limit_is_answered_503_and_closed(server: 
     for socket in idle:  # the silent ones are closed at the head deadline, which frees the places
         await closed_after(socket)
     assert (await ask(await connect(server))).startswith(b"HTTP/1.1 200 ")
+
+
+async def test_a_request_framing_its_body_twice_is_answered_400_and_closed(server: str) -> None:
+    smuggled = (
+        b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    )
+    socket = await connect(server)
+    assert (await ask(socket, smuggled)).startswith(b"HTTP/1.1 400 ")
+    assert await closed_after(socket) < 0.5
+    assert (await ask(await connect(server))).startswith(b"HTTP/1.1 200 ")
