@@ -75,6 +75,11 @@ class Settings(BaseSettings):
         default=None, description="The bearer token of the account whose candidates `observations export` writes."
     )
 
+    graphrag_call_timeout_seconds: float = Field(
+        default=20.0,
+        gt=0,
+        description="A tool call's deadline: every Neo4j transaction it opens ends by then (answered `unavailable`).",
+    )
     graphrag_http_header_timeout_seconds: float = Field(
         default=10.0, gt=0, description="HTTP: a request head must arrive whole within this, or the connection closes."
     )

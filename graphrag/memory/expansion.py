@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
 from typing import Protocol, runtime_checkable
 
 from graphrag.embedding import Embedder
@@ -64,7 +65,7 @@ def expansion_words(
     expander: QueryExpander | None = None,
 ) -> list[str]:
     """New query words (none of ``words``), project terms first, at most ``MAX_EXTRA_WORDS``."""
-    nearest = BESIDE.submit(_nearest_fact_keys, graph, embedder, project, workspace, query)
+    nearest = BESIDE.submit(copy_context().run, _nearest_fact_keys, graph, embedder, project, workspace, query)
     terms = _entity_terms(graph, words)
     terms.extend(nearest.result())
     if expander is not None:

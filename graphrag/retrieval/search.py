@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -189,7 +190,7 @@ class PackSearch:
         config = self._config
         pool = replace(pool, step_words=self._step_words(pool))
         reading = {
-            spec.name: _BESIDE.submit(self.retrievers[spec.name].retrieve, pool)
+            spec.name: _BESIDE.submit(copy_context().run, self.retrievers[spec.name].retrieve, pool)
             for spec in config.retrievers
             if spec.name not in SEEDED
         }

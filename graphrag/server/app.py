@@ -27,6 +27,7 @@ from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.access import load_access
 from graphrag.server.call_log import CallLog
 from graphrag.server.context import Background, Services
+from graphrag.server.deadline import CallDeadline
 from graphrag.server.errors import ToolErrors
 from graphrag.server.memory_tools import register_memory_tools
 from graphrag.server.observing import ObservationHook, ObservationRuntime, register_feedback_tool
@@ -168,7 +169,13 @@ def create_server(
         lifespan=stores,
         mask_error_details=True,
         auth=access.auth,
-        middleware=[CallLog(), *access.middleware, *hook, ToolErrors()],
+        middleware=[
+            CallLog(),
+            CallDeadline(settings.graphrag_call_timeout_seconds),
+            *access.middleware,
+            *hook,
+            ToolErrors(),
+        ],
     )
     register_pack_tools(mcp)
     register_memory_tools(mcp, load_expander(settings.graphrag_query_expander))

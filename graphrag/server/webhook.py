@@ -21,7 +21,9 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from graphrag.errors import StoreUnavailable
 from graphrag.server.context import Services
+from graphrag.stores import answering
 
 MAX_BODY_BYTES = 25 * 2**20  # GitHub caps deliveries at 25 MB
 DELIVERY = re.compile(r"^[A-Za-z0-9-]{1,100}$")
@@ -63,7 +65,12 @@ class Webhook:
         if found is None:
             return _answer(503, "unavailable", "the server is starting")
         digest = hashlib.sha256(body).hexdigest()
-        if not found.graph.write("github_delivery_once", id=delivery, digest=digest)[0]["first"]:
+        try:
+            with answering():
+                first = found.graph.write("github_delivery_once", id=delivery, digest=digest)[0]["first"]
+        except StoreUnavailable as exc:
+            return _answer(503, "unavailable", str(exc).removeprefix("unavailable: "))
+        if not first:
             log.warning("github webhook: a replayed delivery was refused")
             return _answer(409, "forbidden", "this delivery was already received")
         event = request.headers.get("x-github-event", "")

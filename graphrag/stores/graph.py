@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from typing import Any, Self
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Self, TypeVar
 
-from neo4j import Driver, GraphDatabase, ManagedTransaction, RoutingControl
+from neo4j import Driver, GraphDatabase, ManagedTransaction, Query, RoutingControl, unit_of_work
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
@@ -16,6 +19,39 @@ from graphrag.stores import Store
 from graphrag.stores.cypher import CypherFile, query
 
 BATCH_ROWS = 1000
+T = TypeVar("T")
+_DEADLINE: ContextVar[float | None] = ContextVar("graphrag_deadline", default=None)
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Every transaction opened inside (in this context, and in contexts copied from it: the threads a tool
+    call runs in) carries a timeout of the time left, so Neo4j ends the work of a call that was abandoned or
+    asked too much, instead of running it on after the answer no longer matters."""
+    token = _DEADLINE.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _time_left() -> float | None:
+    end = _DEADLINE.get()
+    if end is None:
+        return None
+    left = end - time.monotonic()
+    if left <= 0:
+        raise StoreUnavailable("the call ran past its deadline; ask for less (a smaller depth or limit)")
+    return left
+
+
+def _timed(text: str) -> Query:
+    return Query(text, timeout=_time_left())
+
+
+def _timed_work(work: Callable[..., T]) -> Callable[..., T]:
+    left = _time_left()
+    return work if left is None else unit_of_work(timeout=left)(work)
 
 
 def _unreachable(settings: Settings, reason: object) -> StoreUnavailable:
@@ -73,7 +109,7 @@ class GraphStore(Store):
             if row["name"] in wanted and wanted[row["name"]] != found:
                 self.write("schema_drop_index", index=row["name"])
         for statement in statements:
-            self._driver.execute_query(statement, database_=self._database)
+            self._driver.execute_query(_timed(statement), database_=self._database)
         if wanted:
             self.write("schema_await_indexes")
 
@@ -83,21 +119,21 @@ class GraphStore(Store):
     def read_cypher(self, cypher: CypherFile, **params: Any) -> list[dict[str, Any]]:
         """A read of a ``cypher/`` file given as text (the server substitutes validated hop-bound literals)."""
         records, _, _ = self._driver.execute_query(
-            cypher.body, params, routing_=RoutingControl.READ, database_=self._database
+            _timed(cypher.body), params, routing_=RoutingControl.READ, database_=self._database
         )
         return [record.data() for record in records]
 
     def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """A write in one transaction; returns what the query returns (most return nothing)."""
         records, _, _ = self._driver.execute_query(
-            query(name).body, params, routing_=RoutingControl.WRITE, database_=self._database
+            _timed(query(name).body), params, routing_=RoutingControl.WRITE, database_=self._database
         )
         return [record.data() for record in records]
 
     def run_auto_commit(self, name: str, **params: Any) -> None:
         """For ``CALL { } IN TRANSACTIONS``, which cannot run inside a managed transaction."""
         with self._driver.session(database=self._database) as session:
-            session.run(query(name).body, params).consume()
+            session.run(_timed(query(name).body), params).consume()
 
     def write_together(self, steps: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Several queries in one transaction: all of them land, or none."""
@@ -107,7 +143,7 @@ class GraphStore(Store):
                 tx.run(query(name).body, params).consume()
 
         with self._driver.session(database=self._database) as session:
-            session.execute_write(work)
+            session.execute_write(_timed_work(work))
 
     def write_batches(self, name: str, key: str, rows: Sequence[Any], batch: int = BATCH_ROWS) -> None:
         """``UNWIND`` writes, one transaction per batch of rows bound to ``$key``."""
@@ -118,7 +154,7 @@ class GraphStore(Store):
 
         with self._driver.session(database=self._database) as session:
             for chunk in _chunks(rows, batch):
-                session.execute_write(work, chunk)
+                session.execute_write(_timed_work(work), chunk)
 
 
 @retry(

@@ -20,6 +20,7 @@ from graphrag.server.webhook import MAX_BODY_BYTES
 from graphrag.stores.graph import GraphStore
 from tests.github.double import sign_delivery
 from tests.server.conftest import served_over_http
+from tests.server.test_stores import BoltProxy
 
 SECRET = "webhook-secret-for-tests"
 MIB = 2**20
@@ -105,3 +106,21 @@ async def test_a_delivery_taken_by_one_server_is_refused_by_another(
 
     assert (again.status_code, again.json()["error"]) == (409, "forbidden")
     assert renamed.status_code == 409
+
+
+async def test_a_signed_delivery_while_neo4j_is_gone_is_a_coded_503(
+    settings: Settings, graph: GraphStore, embedder: Embedder
+) -> None:
+    host, port = settings.neo4j_uri.removeprefix("bolt://").split(":")
+    proxy = BoltProxy((host, int(port)))
+    hooked = settings.model_copy(
+        update={"github_webhook_secret": SecretStr(SECRET), "neo4j_uri": f"bolt://127.0.0.1:{proxy.port}"}
+    )
+    async with served_over_http(create_server(hooked, embedder=embedder)) as base:
+        headers, body = sign_delivery(SECRET, "push", PUSH)
+        assert (await deliver(base, headers, body)).status_code == 202
+        proxy.sever()
+        headers, body = sign_delivery(SECRET, "push", PUSH)
+        answer = await deliver(base, headers, body)
+    assert (answer.status_code, answer.json()["error"]) == (503, "unavailable")
+    assert str(proxy.port) not in answer.text

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,11 @@ import pytest
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
+from graphrag.errors import StoreUnavailable
 from graphrag.server.app import create_server
+from graphrag.stores import answering
+from graphrag.stores.cypher import CypherFile
+from graphrag.stores.graph import GraphStore, deadline
 from tests.conftest import EXAMPLES
 from tests.server.conftest import served_over_http, write_entity
 
@@ -131,3 +136,51 @@ async def test_health_answers_within_two_seconds_and_names_only_the_store(settin
     for answer, seconds in answers:
         assert (answer.status_code, answer.json()) == (503, {"status": "unavailable", "store": "neo4j"})
         assert seconds < 2.0
+
+
+SLOW = CypherFile("slow", "", "UNWIND range(1, 2000000000) AS x WITH x WHERE x < 0 RETURN count(*) AS n // slow-probe")
+RUNNING = (
+    "SHOW TRANSACTIONS YIELD transactionId, currentQuery WHERE currentQuery CONTAINS 'slow-probe' "
+    "AND NOT currentQuery CONTAINS 'SHOW' RETURN transactionId"
+)
+
+
+def test_a_transaction_ends_at_its_calls_deadline_and_runs_no_longer(graph: GraphStore) -> None:
+    started = time.monotonic()
+    late = pytest.raises(StoreUnavailable, match=r"^unavailable: the call ran past its deadline")
+    with late, answering(), deadline(1.0):
+        graph.read_cypher(SLOW)
+    assert time.monotonic() - started < 5
+    assert graph._driver.execute_query(RUNNING).records == []
+
+
+def test_a_transaction_the_server_ends_is_unavailable(graph: GraphStore) -> None:
+    """What clients meet while Neo4j shuts down: their transactions are terminated under them."""
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            with answering():
+                graph.read_cypher(SLOW)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    for _ in range(100):
+        records, _, _ = graph._driver.execute_query(RUNNING)
+        if records:
+            graph._driver.execute_query("TERMINATE TRANSACTIONS $ids", {"ids": [r[0] for r in records]})
+            break
+        time.sleep(0.1)
+    worker.join(timeout=30)
+    assert [str(e) for e in outcome] == [
+        "unavailable: Neo4j could not answer now (it may be stopping or starting); retry"
+    ]
+
+
+async def test_a_tool_call_past_its_deadline_answers_unavailable(run_ingest, client_for) -> None:  # type: ignore[no-untyped-def]
+    run_ingest(EXAMPLES / "space-missions")
+    async with client_for(graphrag_call_timeout_seconds=0.001) as client:
+        with pytest.raises(ToolError, match=r"^unavailable: the call ran past its deadline; ask for less"):
+            await client.call_tool("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": 4})
