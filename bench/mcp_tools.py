@@ -49,7 +49,7 @@ from bench.stored_vectors import stored_vectors
 from bench.synthetic import PACK, entity_id, ingested
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
-from graphrag.retrieval.graph import Walk, with_depth
+from graphrag.retrieval.graph import Neighbourhood, Walk
 from graphrag.retrieval.vector_index import open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary, Step
 from graphrag.server.app import create_server
@@ -101,15 +101,7 @@ def bare(settings: Settings, embedder: Embedder, graph: GraphStore, entities: in
         graph.read("retrieval_entities", ids=[h.id for h in hits])
 
     def neighbourhood(i: int) -> None:
-        graph.read_cypher(
-            with_depth("retrieval_neighbourhood", 3),
-            id=entity_id(i * 7 % entities),
-            forward=walk.forward,
-            backward=walk.backward,
-            types=walk.types,
-            limit=100,
-            hidden=[],
-        )
+        Neighbourhood(graph, []).around(entity_id(i * 7 % entities), 3, walk, 100)
 
     def entity(i: int) -> None:
         graph.read("retrieval_entity", id=entity_id(i * 7 % entities), offset=0, length=32_000, preview=2000, hidden=[])

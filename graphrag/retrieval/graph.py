@@ -57,7 +57,9 @@ class Walk:
 
 
 class Neighbourhood:
-    """Every entity within ``depth`` hops, nearest first, cut at ``limit``, and the links among them."""
+    """Every entity within ``depth`` hops, nearest first (by id within a depth), cut at ``limit``, and the
+    links among them. Walked hop by hop from the entities kept, so the work is bounded by what may be
+    returned: a hub's 50,000 neighbours are one hop read once, and the walk stops where the limit falls."""
 
     def __init__(self, graph: GraphStore, hidden: list[str]) -> None:
         self._graph = graph
@@ -65,22 +67,33 @@ class Neighbourhood:
 
     def around(self, entity_id: str, depth: int, walk: Walk, limit: int) -> GraphResult | None:
         """None when no entity has that id."""
-        rows = self._graph.read_cypher(
-            with_depth("retrieval_neighbourhood", depth),
-            id=entity_id,
-            forward=walk.forward,
-            backward=walk.backward,
-            types=walk.types,
-            limit=limit,
-            hidden=self._hidden,
-        )
-        if not rows:
+        start = self._graph.read("retrieval_nodes", ids=[entity_id], hidden=self._hidden)
+        if not start:
             return None
-        row = rows[0]
-        omitted = row["reachable"] - (len(row["nodes"]) - 1)
+        depths = {entity_id: 0}
+        frontier, omitted = [entity_id], 0
+        for hop in range(1, depth + 1):
+            room = limit - (len(depths) - 1)
+            row = self._graph.read(
+                "retrieval_frontier",
+                ids=frontier,
+                seen=list(depths),
+                forward=walk.forward,
+                backward=walk.backward,
+                cap=room,
+                hidden=self._hidden,
+            )[0]
+            frontier = row["ids"]
+            depths.update(dict.fromkeys(frontier, hop))
+            omitted = row["reachable"] - len(frontier)
+            if omitted > 0 or not frontier:
+                break
+        kept = list(depths)
+        rows = {r["id"]: r for r in self._graph.read("retrieval_nodes", ids=kept, hidden=self._hidden)}
+        links = self._graph.read("retrieval_links_among", ids=kept, types=walk.types)
         return GraphResult(
-            nodes=[GraphNode(**node) for node in row["nodes"]],
-            edges=[_edge(edge) for edge in row["edges"]],
+            nodes=[GraphNode(**rows[i], depth=d) for i, d in depths.items() if i in rows],
+            edges=[_edge(link) for link in links],
             truncated=omitted > 0,
             omitted=omitted,
         )

@@ -114,7 +114,11 @@ class GraphResult(BaseModel):
     nodes: list[GraphNode]
     edges: list[GraphEdge]
     truncated: bool = Field(description="More entities were reachable than are listed (see omitted).")
-    omitted: int = Field(default=0, description="Reachable entities not listed (node limit or response budget).")
+    omitted: int = Field(
+        default=0,
+        description="Entities left out: at the depth where the node limit fell (the walk stops there, so more "
+        "may lie beyond), or for the response budget.",
+    )
     paths: list[list[str]] | None = Field(
         default=None,
         description="With `to` or `path`: alternating entity ids and relation names; ^name walked backwards.",

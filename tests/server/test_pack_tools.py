@@ -123,7 +123,8 @@ async def test_neighbourhood_depth_limit_and_placeholders(example: Client[Any]) 
     cut = await call(example, "pack_graph", id="SM.MISSION.APOLLO11", depth=9, limit=3)  # depth clamps to 4
     assert len(cut["nodes"]) == 4 and cut["truncated"] is True
     deep = await call(example, "pack_graph", id="SM.MISSION.APOLLO11", depth=4, limit=500)
-    assert cut["omitted"] == len(deep["nodes"]) - 4
+    # the walk stops where the limit falls: omitted counts the entities left out at that depth
+    assert cut["omitted"] == sum(n["depth"] == 1 for n in deep["nodes"]) - 3
     assert max(n["depth"] for n in deep["nodes"]) == 4
 
     outgoing = await call(example, "pack_graph", id="SM.MISSION.LUNA9", depth=1, direction="out")

@@ -1,0 +1,36 @@
+"""A hub (an entity hundreds of others link to, each linking on) read through pack_graph: the walk is bounded
+by what it may return, so any depth answers with the limit's entities and ``truncated``, never every path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.server.conftest import write_entity
+
+SPOKES = 400
+
+
+def hub_pack(root: Path) -> Path:
+    root.mkdir()
+    write_entity(root, "HUB", kind="index", title="Hub", summary="Everything links here.")
+    for i in range(SPOKES):
+        onward = f"[HUB, S.{(i + 1) % SPOKES}]"
+        write_entity(root, f"S.{i:03}", kind="spoke", title=f"Spoke {i}", related=f"{{part_of: {onward}}}")
+    return root
+
+
+async def test_a_deep_walk_from_a_hub_stops_at_the_limit(tmp_path: Path, run_ingest, client_for) -> None:  # type: ignore[no-untyped-def]
+    run_ingest(hub_pack(tmp_path / "hub"))
+    async with client_for() as client:
+        for depth in (1, 4):
+            answer: dict[str, Any] = (
+                await client.call_tool("pack_graph", {"id": "HUB", "depth": depth, "limit": 10})
+            ).structured_content
+            assert [n["id"] for n in answer["nodes"]] == ["HUB", *(f"S.{i:03}" for i in range(10))]
+            assert answer["truncated"] is True and answer["omitted"] == SPOKES - 10
+        who = {"id": "HUB", "relations": ["part_of"], "depth": 1, "limit": 50}
+        inward = (await client.call_tool("pack_graph", {**who, "direction": "in"})).structured_content
+        assert len(inward["nodes"]) == 51 and inward["omitted"] == SPOKES - 50
+        outward = (await client.call_tool("pack_graph", {**who, "direction": "out"})).structured_content
+        assert [n["id"] for n in outward["nodes"]] == ["HUB"] and outward["truncated"] is False
