@@ -21,6 +21,7 @@ from graphrag.stores.cypher import CypherFile, query
 from graphrag.stores.graph import GraphStore
 
 MAX_DEPTH = 4
+MAX_FRONTIER = 5_000  # a relation path goes on from at most this many entities per hop (the rest: truncated)
 _HOPS = "{1,2}"
 Direction = Literal["out", "in", "both"]
 
@@ -155,6 +156,9 @@ class RelationPath:
                     edges[(source, step.type, target)] = GraphEdge(
                         source=source, relation=relation_of_type(step.type), target=target, weight=row["weight"]
                     )
+            if len(reached) > MAX_FRONTIER:
+                cut = True
+                reached = dict(sorted(reached.items())[:MAX_FRONTIER])
             frontier = reached
         ends = sorted(e for e in frontier if to is None or e == to)
         every = [path for end in ends for path in frontier[end]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from graphrag.retrieval import graph
 from tests.server.conftest import write_entity
 
 SPOKES = 400
@@ -34,3 +35,16 @@ async def test_a_deep_walk_from_a_hub_stops_at_the_limit(tmp_path: Path, run_ing
         assert len(inward["nodes"]) == 51 and inward["omitted"] == SPOKES - 50
         outward = (await client.call_tool("pack_graph", {**who, "direction": "out"})).structured_content
         assert [n["id"] for n in outward["nodes"]] == ["HUB"] and outward["truncated"] is False
+
+
+async def test_a_relation_path_through_a_hub_goes_on_from_a_bounded_frontier(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_ingest, client_for, monkeypatch
+) -> None:
+    run_ingest(hub_pack(tmp_path / "hub"))
+    monkeypatch.setattr(graph, "MAX_FRONTIER", 100)
+    async with client_for() as client:
+        answer = (
+            await client.call_tool("pack_graph", {"id": "HUB", "path": ["^part_of", "part_of"], "limit": 50})
+        ).structured_content
+    assert answer["truncated"] is True
+    assert set(answer["reached"]) <= {"HUB", *(f"S.{i:03}" for i in range(101))}
