@@ -1,8 +1,10 @@
-// One entity for pack_get: its properties (the body left out), a window of its body, and its typed links
-// both ways (`outgoing` says which), each with a preview of the entity at the other end.
-// Parameters: $id (entity id), $offset, $length (the body window, in code points),
-// $preview (most characters of the other end's summary), $hidden (pack ids the caller may not see: such an
-// entity is not found, and links to one are left out).
+// One entity for pack_get: its properties (the body left out), a window of its body, and a window of its
+// typed links both ways (`outgoing` says which), each with a preview of the entity at the other end, and how
+// many links it has in all. Links are ordered (outgoing first, then by relation and id) on their ids alone;
+// previews are read for the window only, so a page of a hub's 50,000 links reads 50,000 ids, not summaries.
+// Parameters: $id (entity id), $offset, $length (the body window, in code points), $skip, $take (the links
+// window), $preview (most characters of the other end's summary), $hidden (pack ids the caller may not see:
+// such an entity is not found, and links to one are left out).
 MATCH (e:Entity {id: $id})
 WHERE NOT coalesce(e.pack, '') IN $hidden
 CALL (e) {
@@ -10,9 +12,12 @@ CALL (e) {
   WHERE NOT coalesce(o.pack, '') IN $hidden
   WITH r, o, startNode(r) = e AS outgoing
   ORDER BY outgoing DESC, type(r), o.id
-  RETURN [l IN collect({outgoing: outgoing, relation: type(r), id: o.id, kind: o.kind, title: o.title,
-                        summary: left(o.summary, $preview), missing: o:Missing, weight: r.weight, note: r.note,
-                        declared_in: r.declared_in}) WHERE l.id IS NOT NULL] AS links
+  WITH [x IN collect({r: r, o: o, outgoing: outgoing}) WHERE x.o IS NOT NULL] AS every
+  RETURN size(every) AS links_total,
+         [x IN every[$skip..$skip + $take] |
+          {outgoing: x.outgoing, relation: type(x.r), id: x.o.id, kind: x.o.kind, title: x.o.title,
+           summary: left(x.o.summary, $preview), missing: x.o:Missing, weight: x.r.weight, note: x.r.note,
+           declared_in: x.r.declared_in}] AS links
 }
 RETURN e {.*, body: null} AS properties, e:Missing AS missing, size(coalesce(e.body, '')) AS body_length,
-       substring(coalesce(e.body, ''), $offset, $length) AS body, links
+       substring(coalesce(e.body, ''), $offset, $length) AS body, links, links_total

@@ -24,7 +24,8 @@ from graphrag.retrieval.models import EntityPage, LinkPreview
 from graphrag.server.budget import Texts, fit_items, largest_fitting
 
 Format = Literal["full", "metadata"]
-LINK_PREVIEW_UNITS = 240  # previews on a page of links are shortened to this before fewer links are listed
+LINK_PREVIEW_UNITS = 100  # previews on a page of links are shortened to this before fewer links are listed
+LINKS_READ = 400  # links read for one page: more than the smallest previews let a 32,000-byte page hold
 
 
 class Cursor(OpaqueCursor):
@@ -67,16 +68,17 @@ class EntityPager:
             raise ResponseTooLarge(self._too_large(entity_id, window.body_length)) from exc
 
     def _page(self, entity_id: str, format: Format, revision: str | None, offset: int, skip: int) -> EntityPage:
-        window = self._reader.read(entity_id, offset, self._budget if format == "full" else 0)
+        body = self._budget if format == "full" else 0
+        window = self._reader.read(entity_id, offset, body, (skip, LINKS_READ))
         current = window.page.revision
         if revision is not None and revision != current:
             raise DocumentChanged(
                 f"entity {echo(entity_id)!r} changed since the previous page (revision {echo(revision)} -> {current}); "
                 "start again with cursor='start'"
             )
-        links = _links(window.page)
+        links, total = _links(window.page), window.links_total
         length = window.body_length if format == "full" else 0
-        if skip > len(links) or (skip < len(links) and offset > 0) or (offset > 0 and offset >= length):
+        if skip > total or (skip < total and offset > 0) or (offset > 0 and offset >= length):
             raise InvalidArgument(FOREIGN)  # no page ends there: a cursor is given out only while something remains
         first = revision is None
         head = (
@@ -85,9 +87,9 @@ class EntityPager:
             else EntityPage(id=entity_id, revision=current, content="", complete=False, next_cursor=None)
         )
         placed = skip
-        if skip < len(links):
-            head, placed = self._with_links(head, links, skip, first, format)
-            if placed < len(links):
+        if skip < total:
+            head, placed = self._with_links(head, links, skip, total, first, format)
+            if placed < total:
                 return head
         elif first:
             head = fit_items(head, [head], self._budget, "the entity's metadata")
@@ -110,15 +112,21 @@ class EntityPager:
         )
 
     def _with_links(
-        self, head: EntityPage, links: list[tuple[bool, LinkPreview]], skip: int, first: bool, format: Format
+        self,
+        head: EntityPage,
+        rest: list[tuple[bool, LinkPreview]],
+        skip: int,
+        total: int,
+        first: bool,
+        format: Format,
     ) -> tuple[EntityPage, int]:
-        """``head`` with the most links from ``skip`` on that fit (at least one), and the link offset after them;
-        while links remain, the page ends there and its cursor points at the next link."""
-        rest = links[skip:]
+        """``head`` with the most of the links read from ``skip`` on (``rest``, of ``total`` in all) that fit (at
+        least one), and the link offset after them; while links remain, the page ends there and its cursor
+        points at the next link."""
         owners = [head] if first else []
 
         def placed(count: int) -> EntityPage:
-            more = skip + count < len(links)
+            more = skip + count < total
             following = Cursor(id=head.id, format=format, revision=head.revision, offset=0, links=skip + count)
             return head.model_copy(
                 update={

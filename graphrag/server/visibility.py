@@ -17,7 +17,7 @@ from fastmcp.server.dependencies import get_access_token
 
 from graphrag.errors import GraphRagError
 from graphrag.github.sources import Grant, View
-from graphrag.retrieval.entity import EntityReader, EntityWindow
+from graphrag.retrieval.entity import EVERY_LINK, EntityReader, EntityWindow
 from graphrag.server.access import verified_account
 from graphrag.server.context import Services
 from ingest.team_mirror import is_current, mirror_root, mirrored, synced_head
@@ -84,8 +84,8 @@ class VisibleEntities(EntityReader):
         self._services = services
         self._view = view
 
-    def read(self, entity_id: str, offset: int, length: int) -> EntityWindow:
-        window = super().read(entity_id, offset, length)
+    def read(self, entity_id: str, offset: int, length: int, links: tuple[int, int] = EVERY_LINK) -> EntityWindow:
+        window = super().read(entity_id, offset, length, links)
         page = window.page
         if page.pack in self._view.readable:
             hit = Indexed(page.id, page.pack, page.path or "", page.sha256 or "")

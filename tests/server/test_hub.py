@@ -48,3 +48,20 @@ async def test_a_relation_path_through_a_hub_goes_on_from_a_bounded_frontier(  #
         ).structured_content
     assert answer["truncated"] is True
     assert set(answer["reached"]) <= {"HUB", *(f"S.{i:03}" for i in range(101))}
+
+
+async def test_a_hubs_links_read_in_pages_of_hundreds(tmp_path: Path, run_ingest, client_for) -> None:  # type: ignore[no-untyped-def]
+    run_ingest(hub_pack(tmp_path / "hub"))
+    seen: list[str] = []
+    pages = 0
+    cursor = "start"
+    async with client_for() as client:
+        while cursor:
+            page = (await client.call_tool("pack_get", {"id": "HUB", "cursor": cursor})).structured_content
+            seen += [link["id"] for link in page.get("incoming") or []]
+            pages += 1
+            cursor = page["next_cursor"]
+    assert seen == [f"S.{i:03}" for i in range(SPOKES)]
+    # each page reads one window of links (their ids sorted, previews for the window only); a page holds what
+    # the budget lets through, each preview twice on the wire (structured and text content)
+    assert pages <= 6
