@@ -6,11 +6,13 @@ from __future__ import annotations
 import fcntl
 import json
 import logging
+import os
 import subprocess
 import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,6 +29,7 @@ from graphrag.stores.edge import (
     search_ef,
 )
 from graphrag.stores.vectors import VectorStore
+from tests.conftest import EXAMPLES
 
 EMBEDDER = "some-embedder"
 
@@ -227,3 +230,35 @@ def test_edge_loading_a_shard_another_process_holds_breaks_the_holder(tmp_path: 
     outcome = holder.stdout.readline().strip()
     holder.wait(30)
     assert outcome.startswith("flush failed:") and "payload_index" in outcome
+
+
+def _garble(shard: Path, damage: str) -> None:
+    if damage == "wal":
+        for part in (shard / "shard" / "wal").iterdir():
+            part.write_bytes(b"\x13garbage" * 10)
+    elif damage == "segment":
+        for state in (shard / "shard" / "segments").glob("*/segment.json"):
+            state.write_text("not json")
+    elif damage == "edge_config":
+        (shard / "shard" / "edge_config.json").write_text("")
+    else:
+        (shard / "embedder.json").write_text("{garbage")
+
+
+@pytest.mark.parametrize("damage", ["wal", "segment", "edge_config", "embedder"])
+def test_serve_on_a_damaged_shard_is_one_line_naming_how_to_rebuild(
+    run_ingest: Any, settings: Settings, damage: str
+) -> None:
+    run_ingest(EXAMPLES / "space-missions")
+    _garble(settings.qdrant_path, damage)
+    env = {**os.environ, "GRAPHRAG_HOME": str(settings.graphrag_home)}
+    served = subprocess.run(
+        [sys.executable, "-m", "graphrag.cli", "serve"], input="", capture_output=True, text=True, env=env, timeout=120
+    )
+    assert served.returncode == 2, served.stderr
+    lines = served.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in served.stderr, served.stderr
+    assert lines[0].startswith(f"error: unavailable: the vector shard in {settings.qdrant_path} cannot be opened (")
+    assert lines[0].endswith(
+        "rebuild it: move that folder aside and run `graphrag ingest` on your packs (the graph keeps every entity)"
+    )

@@ -90,11 +90,26 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
         GraphStore.connect(settings).close()  # one clear line now, rather than a failing first call
     except GraphRagError as exc:
         _fail(str(exc))
-    if transport == "stdio":
-        mcp.run(show_banner=False)
-    else:
-        options = uvicorn_options(settings)
-        mcp.run(transport="http", host=host, port=port, show_banner=False, uvicorn_config=options)
+    try:
+        if transport == "stdio":
+            mcp.run(show_banner=False)
+        else:
+            options = uvicorn_options(settings)
+            mcp.run(transport="http", host=host, port=port, show_banner=False, uvicorn_config=options)
+    except Exception as exc:  # a store that cannot be opened at start (a damaged vector shard): one line, exit 2
+        found = _service_error(exc)
+        if found is None:
+            raise
+        _fail(str(found))
+
+
+def _service_error(exc: BaseException) -> GraphRagError | None:
+    """The service's own error inside what the server's start raised (task groups wrap it in groups)."""
+    if isinstance(exc, GraphRagError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        return next(filter(None, map(_service_error, exc.exceptions)), None)
+    return _service_error(exc.__cause__) if exc.__cause__ is not None else None
 
 
 def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services, threading.Event], None]:

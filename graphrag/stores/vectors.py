@@ -1,7 +1,7 @@
 """The vectors: one point per entity, embedded summaries, payload ``{id, pack, kind, title, path, sha256}``.
 
 Two engines behind one class. Unset ``QDRANT_URL``: a Qdrant Edge shard under ``GRAPHRAG_HOME/qdrant-edge``,
-shared between processes through the one that holds it (``graphrag.stores.edge``). Set: a Qdrant server
+shared between processes through the one that holds it (``graphrag.stores.edge_owner``). Set: a Qdrant server
 through ``qdrant-client``, with the same calls. The embedder's id and dimension are kept beside the vectors
 (a file for Edge, the collection's metadata on a server), so vectors of two models are never mixed.
 """
@@ -26,17 +26,13 @@ from graphrag.stores.edge import (
     PAGE,
     Hit,
     Names,
-    Owner,
-    OwnerGone,
     changed,
-    dispatch,
     filters,
     missing,
     point_id,
-    reach,
-    release,
     shard_exists,
 )
+from graphrag.stores.edge_owner import Owner, OwnerGone, dispatch, reach, release
 
 
 def _is_transient(exc: BaseException) -> bool:
