@@ -45,6 +45,10 @@ class VectorIndex:
         found = self._store.search(vector, limit, packs, kinds, self._embedder_id, ef)
         return [VectorHit(str(payload["id"]), score) for payload, score in found]
 
+    def count(self) -> int:
+        """How many vectors the store holds."""
+        return self._store.count()
+
     def close(self) -> None:
         self._store.close()
 

@@ -22,7 +22,7 @@ from graphrag.memory.schema import ensure_memory_schema
 from graphrag.observations.admission import ObservationPolicy
 from graphrag.retrieval.config import DEFAULT, SearchConfig
 from graphrag.retrieval.search import PackSearch
-from graphrag.retrieval.vector_index import open_vector_index
+from graphrag.retrieval.vector_index import VectorIndex, open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.access import load_access
 from graphrag.server.call_log import CallLog
@@ -80,6 +80,7 @@ class StoreLifespan:
         self._background = background
         self._observations = observations
         self._pings = anyio.CapacityLimiter(1)
+        self.vectors_missing = 0  # entities without a vector, found at start (a shard that lost points)
         self.services: Services | None = None
 
     @asynccontextmanager
@@ -114,6 +115,7 @@ class StoreLifespan:
             embedder = self._embedder or load_embedder(self._settings.graphrag_embedder)
             embedder.embed(["warm up"])  # the model loads lazily, without a lock: load it before concurrent calls
             vectors = open_vector_index(self._settings, embedder.id)
+            self.vectors_missing = _vectors_missing(graph, vectors)
             services = Services.open(self._settings, graph, embedder, vectors, RelationVocabulary(graph), self._search)
             started = time.perf_counter()
             PackSearch(graph, embedder, vectors, services.snapshot, services.relations, self._search).warm()
@@ -133,10 +135,28 @@ class StoreLifespan:
                     await anyio.to_thread.run_sync(
                         lambda: opened.graph.read("server_ping"), abandon_on_cancel=True, limiter=self._pings
                     )
+                    if self.vectors_missing:
+                        return JSONResponse({"status": "degraded", "store": "qdrant"})
                     return JSONResponse({"status": "ok"})
                 except Exception as exc:  # any failure means "not ready"
                     log.warning("health: Neo4j does not answer: %s", " ".join(str(exc).split()))
         return JSONResponse({"status": "unavailable", "store": "neo4j"}, status_code=503)
+
+
+def _vectors_missing(graph: GraphStore, vectors: VectorIndex) -> int:
+    """How many entities the vector store lost (a segment deleted, a shard replaced): logged, shown by /health
+    as ``degraded``, and their packs marked so that the next ``graphrag ingest`` embeds them again."""
+    expected = graph.read("vectors_expected")[0]
+    missing = int(expected["entities"]) - vectors.count()
+    if missing > 0:
+        log.warning(
+            "the vector store holds vectors for %d of %d entities: vector search misses the rest until "
+            "`graphrag ingest` on their packs embeds them again",
+            expected["entities"] - missing,
+            expected["entities"],
+        )
+        graph.write("ingest_mark_vectors_pending", packs=expected["packs"])
+    return max(missing, 0)
 
 
 def create_server(

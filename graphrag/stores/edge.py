@@ -65,6 +65,7 @@ class Engine(Protocol):
         self, packs: Sequence[str] | None, fields: list[str] | bool, with_vectors: bool
     ) -> list[tuple[dict[str, Any], Any]]: ...
     def embedder(self) -> str | None: ...
+    def count(self) -> int: ...
     def search(
         self, vector: Vectors, limit: int, packs: Names, kinds: Names, embedder: str, ef: int | None = None
     ) -> list[Hit]: ...
@@ -137,6 +138,8 @@ class EdgeEngine:
             if self._shard is not None:
                 self._shard.close()
                 self._shard = None
+            if self._path.is_file() or self._path.is_symlink():  # no shard: a file in its place
+                self._path.unlink()
             shutil.rmtree(self._path, ignore_errors=True)
             shard = EdgeShard.create(str(self._path), _shard_config(dimension))
             for field in INDEXED_FIELDS:
@@ -172,6 +175,10 @@ class EdgeEngine:
             shard = self._opened()
             shard.update(UpdateOperation.delete_points([point_id(i) for i in entity_ids]))
             shard.flush()
+
+    def count(self) -> int:
+        """The points the shard holds (0 without a shard)."""
+        return int(self._shard.info().points_count) if self._shard is not None else 0
 
     def scroll(
         self, packs: Sequence[str] | None, fields: list[str] | bool, with_vectors: bool

@@ -35,7 +35,7 @@ from graphrag.errors import StoreUnavailable
 from graphrag.stores.edge import LOCK_WAIT_SECONDS, EdgeEngine, Engine, migrate_local_mode
 
 CALLS = frozenset(
-    {"ensure_collection", "upsert", "optimize", "delete", "payloads", "fingerprints", "snapshot", "search"}
+    {"ensure_collection", "upsert", "optimize", "delete", "payloads", "fingerprints", "snapshot", "search", "count"}
 )
 log = logging.getLogger(__name__)
 

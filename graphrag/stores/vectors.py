@@ -117,6 +117,11 @@ class QdrantServer:
     def optimize(self) -> None:
         return None  # a Qdrant server optimizes by itself
 
+    def count(self) -> int:
+        if not self._client.collection_exists(COLLECTION):
+            return 0
+        return int(self._client.count(COLLECTION, exact=True).count)
+
     def embedder(self) -> str | None:
         if not self._client.collection_exists(COLLECTION):
             return None
@@ -237,6 +242,10 @@ class VectorStore(Store):
         """Every point's payload by entity id (tests and consistency checks)."""
         found: dict[str, dict[str, Any]] = self._call("payloads")
         return found
+
+    def count(self) -> int:
+        """How many vectors the store holds."""
+        return int(self._call("count"))
 
     def fingerprints(self, packs: Sequence[str]) -> dict[str, str]:
         """The content hash each point of these packs was embedded from, by entity id."""

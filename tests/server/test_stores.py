@@ -23,6 +23,7 @@ from graphrag.server.app import create_server
 from graphrag.stores import answering
 from graphrag.stores.cypher import CypherFile
 from graphrag.stores.graph import GraphStore, deadline
+from graphrag.stores.vectors import VectorStore
 from tests.conftest import EXAMPLES
 from tests.server.conftest import served_over_http, write_entity
 
@@ -184,3 +185,19 @@ async def test_a_tool_call_past_its_deadline_answers_unavailable(run_ingest, cli
     async with client_for(graphrag_call_timeout_seconds=0.001) as client:
         with pytest.raises(ToolError, match=r"^unavailable: the call ran past its deadline; ask for less"):
             await client.call_tool("pack_graph", {"id": "SM.MISSION.LUNA9", "depth": 4})
+
+
+async def test_a_shard_that_lost_points_is_degraded_and_the_next_ingest_embeds_them(  # type: ignore[no-untyped-def]
+    run_ingest, settings, embedder, caplog
+) -> None:
+    """As when a segment is deleted or a collection cleaned by hand: the vectors are gone, the graph is not."""
+    run_ingest(EXAMPLES / "space-missions")
+    with VectorStore.open(settings) as vectors:
+        vectors.delete(["SM.MISSION.APOLLO11", "SM.MISSION.LUNA9", "SM.PERSON.GAGARIN"])
+    async with served_over_http(create_server(settings, embedder=embedder)) as base, httpx.AsyncClient() as http:
+        health = (await http.get(f"{base}/health", timeout=10)).json()
+    assert health == {"status": "degraded", "store": "qdrant"}
+    assert "the vector store holds vectors for 29 of 32 entities" in caplog.text
+    assert run_ingest(EXAMPLES / "space-missions").embedded == 3
+    async with served_over_http(create_server(settings, embedder=embedder)) as base, httpx.AsyncClient() as http:
+        assert (await http.get(f"{base}/health", timeout=10)).json() == {"status": "ok"}
