@@ -7,8 +7,10 @@ import fcntl
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -28,6 +30,7 @@ from graphrag.stores.edge import (
     point_id,
     search_ef,
 )
+from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from tests.conftest import EXAMPLES
 
@@ -262,3 +265,34 @@ def test_serve_on_a_damaged_shard_is_one_line_naming_how_to_rebuild(
     assert lines[0].endswith(
         "rebuild it: move that folder aside and run `graphrag ingest` on your packs (the graph keeps every entity)"
     )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="runs the ingest as another user, which needs root")
+def test_an_ingest_that_cannot_write_the_shard_is_one_line_and_leaves_the_graph(graph: GraphStore) -> None:
+    """The home's folders belong to root; the ingest runs as ``nobody``, who may read but not write them."""
+    shared = Path(tempfile.mkdtemp(prefix="graphrag-readonly-"))
+    try:
+        shared.chmod(0o755)
+        pack = shared / "pack"
+        shutil.copytree(EXAMPLES / "space-missions", pack)
+        home = shared / "home"
+        env = {**os.environ, "GRAPHRAG_HOME": str(home), "HOME": str(shared)}
+        command = [sys.executable, "-m", "graphrag.cli", "ingest", str(pack)]
+        assert subprocess.run(command, env=env, capture_output=True, timeout=300).returncode == 0
+        for folder in (shared, *shared.rglob("*")):
+            folder.chmod(0o755 if folder.is_dir() else 0o644)
+        (pack / "missions" / "apollo-11.md").write_text(
+            (pack / "missions" / "apollo-11.md").read_text() + "\nA new line.\n"
+        )
+        before = graph._driver.execute_query("MATCH (e:Entity {id: 'SM.MISSION.APOLLO11'}) RETURN e.sha256 AS s")
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        ran = subprocess.run(nobody, env=env, capture_output=True, text=True, timeout=300)
+        after = graph._driver.execute_query("MATCH (e:Entity {id: 'SM.MISSION.APOLLO11'}) RETURN e.sha256 AS s")
+    finally:
+        shutil.rmtree(shared)
+    assert ran.returncode == 2, ran.stderr
+    assert ran.stderr.strip().splitlines() == [
+        f"error: unavailable: the vector shard in {home / 'qdrant-edge'} cannot be opened: Permission denied "
+        f"({home / 'qdrant-edge' / 'owner.lock'}); let this user write that folder, or set GRAPHRAG_HOME to one it can"
+    ]
+    assert before.records == after.records

@@ -189,6 +189,11 @@ class VectorStore(Store):
                 "`graphrag ingest` of an older release?): wait for it or stop it, or run a Qdrant server and set "
                 "QDRANT_URL"
             ) from exc
+        except PermissionError as exc:  # a read-only folder: nothing was written, the graph is untouched
+            raise StoreUnavailable(
+                f"the vector shard in {self._folder} cannot be opened: {exc.strerror} ({exc.filename}); "
+                "let this user write that folder, or set GRAPHRAG_HOME to one it can"
+            ) from exc
 
     def close(self) -> None:
         if self._server is not None:
