@@ -57,15 +57,16 @@ class EntityPager:
         return self._page(entity_id, format, bound.revision, bound.offset, bound.links)
 
     def _whole(self, entity_id: str, format: Format) -> EntityPage:
+        """The entity in one answer; one that does not fit is its first page, with the cursor of the next."""
         window = self._reader.read(entity_id, 0, self._budget if format == "full" else 0)
         page = window.page
         if format == "full" and window.body_length > len(window.body):
-            raise ResponseTooLarge(self._too_large(entity_id, window.body_length))
+            return self._page(entity_id, format, None, 0, 0)
         page.content, page.complete = window.body, True
         try:
             return fit_items(page, [page, *(page.outgoing or []), *(page.incoming or [])], self._budget, "the entity")
-        except ResponseTooLarge as exc:
-            raise ResponseTooLarge(self._too_large(entity_id, window.body_length)) from exc
+        except ResponseTooLarge:
+            return self._page(entity_id, format, None, 0, 0)
 
     def _page(self, entity_id: str, format: Format, revision: str | None, offset: int, skip: int) -> EntityPage:
         body = self._budget if format == "full" else 0
@@ -145,12 +146,6 @@ class EntityPager:
             count = 1  # one link, its preview shortened further below (or response_too_large)
         what = "the entity's metadata and links" if first else "a page of links"
         return texts.first(len(owners) + count).fit(placed(count), self._budget, what), skip + count
-
-    def _too_large(self, entity_id: str, body_length: int) -> str:
-        return (
-            f"entity {echo(entity_id)!r} (a body of {body_length} characters) does not fit the response budget of "
-            f"{self._budget} bytes; read it in pages: pack_get(id={echo(entity_id)!r}, cursor='start')"
-        )
 
 
 def _links(page: EntityPage) -> list[tuple[bool, LinkPreview]]:

@@ -182,7 +182,8 @@ def pack_get(
     *,
     ctx: Context,
 ) -> EntityPage:
-    """The whole entity: frontmatter, body, and its links both ways with a preview of the other end."""
+    """The whole entity: frontmatter, body, and its links both ways with a preview of the other end. One too
+    large for an answer comes as its first page: read on with next_cursor."""
     services = services_of(ctx)
     return EntityPager(current_reader(services), services.settings.graphrag_response_budget_bytes).get(
         id, cursor, format
