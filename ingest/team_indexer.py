@@ -75,7 +75,7 @@ class Indexer:
             remove_mirror(root)
             root.mkdir(parents=True)
             self._ingest(source, root)
-            self._graph.write("github_forget_pack", id=source.id)
+            self._graph.write("pack_forget", id=source.id)
             remove_mirror(root)
         log.info("team source removed")
 
