@@ -129,11 +129,14 @@ def parse(text: str) -> Frontmatter | None:
 
 
 def _how_to_fix(exc: yaml.MarkedYAMLError, text: str, line: int) -> str:
-    """The fix of the commonest YAML mistake: a plain value holding ``": "``, which YAML reads as a second
-    key (``title: Apollo 11: the first landing``). Quoting the whole value makes it text again."""
+    """The fix of the commonest YAML mistakes: a plain value holding ``": "``, which YAML reads as a second
+    key (``title: Apollo 11: the first landing``; quoting the whole value makes it text again), and a tab
+    where YAML takes only spaces."""
+    lines = text.lstrip("\ufeff").split("\n")
+    if 0 < line <= len(lines) and "\t" in lines[line - 1] and "cannot start any token" in str(exc.problem):
+        return "; the line holds a tab, and YAML indents with spaces only: replace the tab with spaces"
     if "mapping values are not allowed" not in str(exc.problem):
         return ""
-    lines = text.lstrip("\ufeff").split("\n")
     match = _KEY_VALUE.match(lines[line - 1]) if 0 < line <= len(lines) else None
     if match is None or ": " not in match.group(2):
         return ""

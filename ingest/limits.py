@@ -25,5 +25,9 @@ MAX_YAML_VALUES = 100_000
 MAX_PASSAGES_PER_FILE = 10_000
 # Distinct relation names in one file: each becomes a relationship type of the database.
 MAX_RELATIONS_PER_FILE = 100
+# A title and a summary, in characters: longer ones are cut there with a warning (the rest of the file is kept).
+# A title names the entity in every answer, a summary is embedded and shown beside it.
+MAX_TITLE_CHARS = 300
+MAX_SUMMARY_CHARS = 2_000
 # Integers are stored as Neo4j's 64-bit integers.
 MIN_INTEGER, MAX_INTEGER = -(2**63), 2**63 - 1

@@ -13,7 +13,13 @@ from pydantic import ValidationError
 from graphrag.names import kind_label, nearest_names, normalise_relation
 from ingest.frontmatter import Frontmatter, FrontmatterError, parse
 from ingest.labels import reserved_kind_label, reserved_relation
-from ingest.limits import MAX_ID_LENGTH, MAX_PASSAGES_PER_FILE, MAX_RELATIONS_PER_FILE
+from ingest.limits import (
+    MAX_ID_LENGTH,
+    MAX_PASSAGES_PER_FILE,
+    MAX_RELATIONS_PER_FILE,
+    MAX_SUMMARY_CHARS,
+    MAX_TITLE_CHARS,
+)
 from ingest.model import Entity, EntityFrontmatter, Link, PackManifest
 from ingest.passages import count
 from ingest.report import Problem, Severity, shown
@@ -75,6 +81,8 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         return out
     if fm is None:
         out.skipped = True
+        if not text.strip():
+            out.report("warning", "the file is empty: skipped (an entity needs frontmatter between --- lines)", 1)
         return out
     for key, line in fm.duplicates:
         out.report("warning", f"duplicate key {shown(key)}: the last value is used", line, key)
@@ -102,6 +110,8 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
     kind = front.kind or "entity"
     title = front.title or _first_heading(fm.body) or stem.rsplit("/", 1)[-1]
     summary = front.summary if front.summary is not None else _first_paragraph(fm.body)
+    title = _within("title", title, MAX_TITLE_CHARS, fm.key_lines.get("title"), out)
+    summary = _within("summary", summary, MAX_SUMMARY_CHARS, fm.key_lines.get("summary"), out)
 
     label = kind_label(kind)
     _check_bounds(fm, data, entity_id, kind, label, out)
@@ -141,6 +151,14 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         id_line=fm.key_lines.get("id"),
     )
     return out
+
+
+def _within(name: str, text: str, most: int, line: int | None, out: ParsedFile) -> str:
+    """``text`` cut at ``most`` characters, with a warning when it was longer."""
+    if len(text) <= most:
+        return text
+    out.report("warning", f"{name} is {len(text):,} characters long, more than {most:,}: cut there", line, name)
+    return text[:most]
 
 
 # A body line that lists other names: ``Synonyms: a, b``, ``**Also known as:** a``, ``Синонимы: а, б``.

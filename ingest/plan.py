@@ -113,15 +113,15 @@ def plan(
     report.warnings.extend(_kind_spellings(valid))
     resolver = Resolver()
     for entity in valid:
-        resolver.add(entity.id, entity.title, entity.aliases)
+        resolver.add(entity.id, entity.title, entity.aliases, entity.pack, entity.path)
     for known in unchanged:
-        resolver.add(known.id, known.title, known.aliases or [])
+        resolver.add(known.id, known.title, known.aliases or [], known.pack, known.path)
     for other in others:
         resolver.add(other["id"], other.get("title"), other.get("aliases") or [])
     defined = {e.id for e in valid} | {u.id for u in unchanged} | kept
     held = [s for s in stored.values() if s.id not in defined and (s.pack, s.path) in rejected_paths]
     for known in held + [stored[i] for i in kept if i in stored]:  # stored versions that stay
-        resolver.add(known.id, known.title, known.aliases or [])
+        resolver.add(known.id, known.title, known.aliases or [], known.pack, known.path)
     for entity_id in kept - stored.keys():
         resolver.add(entity_id, None, [])
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -35,9 +36,19 @@ class Resolver:
     def __init__(self) -> None:
         self._ids: set[str] = set()
         self._names: dict[str, set[str]] = defaultdict(set)
+        self._files: dict[tuple[str, str], str] = {}  # (pack, pack-relative path) -> the id that file defines
 
-    def add(self, entity_id: str, title: str | None, aliases: Iterable[str]) -> None:
+    def add(
+        self,
+        entity_id: str,
+        title: str | None,
+        aliases: Iterable[str],
+        pack: str | None = None,
+        path: str | None = None,
+    ) -> None:
         self._ids.add(entity_id)
+        if pack is not None and path is not None:
+            self._files[(pack, path)] = entity_id
         for name in (title, *aliases):
             if name:
                 self._names[fold(name)].add(entity_id)
@@ -50,6 +61,16 @@ class Resolver:
         if len(matches) == 1:
             return next(iter(matches)), True
         return (value, False) if is_valid_id(value) and not _looks_like_path(value) else (None, False)
+
+    def _unknown(self, entity: Entity, value: str) -> str:
+        """What is wrong with a target that is no id: a file path names the id its file defines."""
+        if _looks_like_path(value):
+            where = posixpath.normpath(posixpath.join(posixpath.dirname(entity.path), value)).lstrip("/")
+            defined = self._files.get((entity.pack, where))
+            if defined is not None:
+                return f"is a file path; that file defines {shown(defined)}: write the id"
+            return "is a file path, and no file of the pack at that path defines an entity: write an id"
+        return "is neither an id nor a known title"
 
     def suggest(self, dangling: list[DanglingLink]) -> None:
         """Give each dangling link the known ids nearest to its target: a misspelt id (``SM.PROGRAM.APPOLO``)
@@ -79,7 +100,7 @@ class Resolver:
                         path=entity.path,
                         line=link.line,
                         field=f"related.{link.relation}",
-                        message=f"target {shown(link.target)} is neither an id nor a known title; link skipped",
+                        message=f"target {shown(link.target)} {self._unknown(entity, link.target)}; link skipped",
                     )
                 )
                 continue

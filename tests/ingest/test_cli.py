@@ -198,3 +198,25 @@ def test_an_id_two_new_files_define_names_their_lines_and_keeps_neither(tmp_path
         f"a.md:3: {conflict}",
         f"b.md:2: {conflict}",
     ]
+
+
+def test_author_mistakes_each_get_a_line_that_says_the_fix(tmp_path: Path) -> None:
+    (tmp_path / "programmes").mkdir()
+    (tmp_path / "programmes" / "apollo.md").write_text("---\nid: P.APOLLO\n---\n")
+    (tmp_path / "mission.md").write_text("---\nid: M.1\nrelated:\n  part_of: programmes/apollo.md\n---\n")
+    (tmp_path / "deep.md").write_text("---\nid: M.2\nrelated:\n  part_of: [../nowhere.md]\n---\n")
+    (tmp_path / "tabbed.md").write_text("---\nid: T.1\nrelated:\n\tpart_of: [P.APOLLO]\n---\n")
+    (tmp_path / "empty.md").write_text("")
+    (tmp_path / "long.md").write_text("---\nid: L.1\ntitle: " + "x" * 5_612 + "\n---\n")
+    result = graphrag("check", str(tmp_path))
+    problems = sorted(line for line in result.stdout.splitlines() if ": warning" in line or ": error" in line)
+    assert problems == [
+        "deep.md:4: warning [related.part_of]: target '../nowhere.md' is a file path, and no file of the pack at "
+        "that path defines an entity: write an id; link skipped",
+        "empty.md:1: warning: the file is empty: skipped (an entity needs frontmatter between --- lines)",
+        "long.md:3: warning [title]: title is 5,612 characters long, more than 300: cut there",
+        "mission.md:4: warning [related.part_of]: target 'programmes/apollo.md' is a file path; that file defines "
+        "'P.APOLLO': write the id; link skipped",
+        "tabbed.md:4: error: invalid YAML: while scanning for the next token found character that cannot start any "
+        "token; the line holds a tab, and YAML indents with spaces only: replace the tab with spaces",
+    ]
