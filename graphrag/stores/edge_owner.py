@@ -19,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import logging
+import pickle
 import secrets
 import socket
 import threading
@@ -97,8 +98,8 @@ class Owner:
         while True:
             try:
                 name, args = peer.recv()
-            except (EOFError, OSError):
-                return
+            except (EOFError, OSError, TypeError, ValueError, pickle.UnpicklingError):
+                return  # hung up, or hung up mid-message: nothing to answer
             try:
                 if name not in CALLS:
                     raise ValueError(f"unknown vector call {name!r}")
