@@ -27,6 +27,7 @@ from graphrag.server.context import services_of
 from graphrag.server.errors import coded
 from graphrag.server.schemas import READ_ONLY, Bounded, Digest, Key, Name, Query, add_tool
 from graphrag.server.visibility import team_repositories
+from graphrag.stores.graph import without_deadline
 
 Content = Annotated[str, Bounded(20_000)]  # a memory record's text
 
@@ -160,7 +161,8 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         services = services_of(ctx)
         project = current_caller().project
         require_workspace(services.graph, project, workspace)
-        return Archivist(services.graph, services.embedder).run(project, workspace)
+        with without_deadline():
+            return Archivist(services.graph, services.embedder).run(project, workspace)
 
     add_tool(mcp, search, READ_ONLY)
     add_tool(mcp, save_memory, WRITES)

@@ -23,6 +23,7 @@ from graphrag.server.budget import largest_fitting
 from graphrag.server.context import services_of
 from graphrag.server.errors import coded
 from graphrag.server.schemas import Bounded, Cursor, Digest, add_tool
+from graphrag.stores.graph import without_deadline
 from ingest.limits import MAX_FILE_BYTES
 from ingest.report import IngestReport, Problem
 
@@ -114,7 +115,8 @@ def connect_source(
     services = services_of(ctx)
     source = source_of(repository, path)
     grant = services.teams.connect_source(caller_account(), source)
-    report = services.indexer.reindex(source, grant.token)
+    with without_deadline():
+        report = services.indexer.reindex(source, grant.token)
     return _fitted(source.id, report, services.settings.graphrag_response_budget_bytes)
 
 
@@ -127,7 +129,8 @@ def reindex_source(
     """Indexes a connected source again now (only files whose blob changed are downloaded)."""
     services = services_of(ctx)
     grant = services.teams.authorise(caller_account(), parse_source(source), "read")
-    report = services.indexer.reindex(grant.source, grant.token)
+    with without_deadline():
+        report = services.indexer.reindex(grant.source, grant.token)
     return _fitted(grant.source.id, report, services.settings.graphrag_response_budget_bytes)
 
 

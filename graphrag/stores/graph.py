@@ -35,6 +35,17 @@ def deadline(seconds: float) -> Iterator[None]:
         _DEADLINE.reset(token)
 
 
+@contextmanager
+def without_deadline() -> Iterator[None]:
+    """For work a call starts that is bounded by what it works on, not by the caller's patience: indexing a
+    team source, an archivist run. Its transactions carry no call deadline."""
+    token = _DEADLINE.set(None)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
 def _time_left() -> float | None:
     end = _DEADLINE.get()
     if end is None:
