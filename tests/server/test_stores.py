@@ -120,7 +120,7 @@ async def test_an_ingest_in_another_process_writes_through_the_server_that_holds
     assert next(h["id"] for h in found["results"]) == "G.2"
 
 
-async def test_health_answers_within_two_seconds_and_names_only_the_store(settings, embedder) -> None:  # type: ignore[no-untyped-def]
+async def test_health_answers_within_two_seconds_and_names_only_the_store(graph, settings, embedder) -> None:  # type: ignore[no-untyped-def]
     """A lost Neo4j makes the driver retry for seconds; a load balancer still gets its answer in time, and an
     unauthenticated caller learns which store is down, not the driver's text or the address."""
     host, port = settings.neo4j_uri.removeprefix("bolt://").split(":")
