@@ -67,10 +67,7 @@ class Neighbourhood:
         self._hidden = hidden
 
     def around(self, entity_id: str, depth: int, walk: Walk, limit: int) -> GraphResult | None:
-        """None when no entity has that id."""
-        start = self._graph.read("retrieval_nodes", ids=[entity_id], hidden=self._hidden)
-        if not start:
-            return None
+        """None when no entity has that id (the caller resolved it before: the start is read with the rest)."""
         depths = {entity_id: 0}
         frontier, omitted = [entity_id], 0
         for hop in range(1, depth + 1):
@@ -91,6 +88,8 @@ class Neighbourhood:
                 break
         kept = list(depths)
         rows = {r["id"]: r for r in self._graph.read("retrieval_nodes", ids=kept, hidden=self._hidden)}
+        if entity_id not in rows:
+            return None
         links = self._graph.read("retrieval_links_among", ids=kept, types=walk.types)
         return GraphResult(
             nodes=[GraphNode(**rows[i], depth=d) for i, d in depths.items() if i in rows],
