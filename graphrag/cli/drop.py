@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
 
 import click
 
+from graphrag.cli.failing import connected, fail
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError, echo
 from graphrag.logs import configure_logging
@@ -31,17 +31,13 @@ def drop_command(pack_id: str, yes: bool) -> None:
     """
     settings = Settings()
     configure_logging(settings)
-    try:
-        graph = GraphStore.connect(settings)
-    except GraphRagError as exc:
-        _fail(str(exc))
-    with graph:
+    with connected(settings) as graph:
         sizes = {row["id"]: int(row["entities"]) for row in graph.read("pack_sizes")}
         if pack_id not in sizes:
             nearest = NearestNames((name, name) for name in sizes).of(pack_id, always=True)
-            _fail(f"no pack has the id {echo(pack_id)!r}; nearest: {', '.join(nearest) or 'none (no pack is stored)'}")
+            fail(f"no pack has the id {echo(pack_id)!r}; nearest: {', '.join(nearest) or 'none (no pack is stored)'}")
         if pack_id.startswith(TEAM_PACK_PREFIX):
-            _fail(f"{pack_id!r} is a team source: remove it with the disconnect_source tool")
+            fail(f"{pack_id!r} is a team source: remove it with the disconnect_source tool")
         question = f"drop pack {pack_id!r}: {sizes[pack_id]} entities, their links, passages and vectors?"
         if not yes and not (sys.stdin.isatty() and click.confirm(question)):
             click.echo("not dropped (confirm, or pass --yes)", err=True)
@@ -49,7 +45,7 @@ def drop_command(pack_id: str, yes: bool) -> None:
         try:
             removed = _drop(graph, settings, pack_id)
         except GraphRagError as exc:
-            _fail(str(exc))
+            fail(str(exc))
     click.echo(
         f"dropped pack {pack_id}: {removed} entities with their links, passages and vectors; "
         f"other packs untouched ({len(sizes) - 1} left)"
@@ -68,8 +64,3 @@ def _drop(graph: GraphStore, settings: Settings, pack_id: str) -> int:
         graph.write("ingest_prune_placeholders")
         graph.write("pack_forget", id=pack_id)
     return len(ids)
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from graphrag.cli.failing import connected, fail
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
 from graphrag.logs import configure_logging
@@ -29,11 +30,6 @@ ALL_DANGLING = click.option(
     is_flag=True,
     help=f"List every dangling link (else the first {DANGLING_SHOWN} and a count of the rest).",
 )
-
-
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
 
 
 def _progress() -> Progress:
@@ -89,7 +85,7 @@ def _run(work: Callable[[], IngestReport], as_json: bool, all_dangling: bool) ->
         with answering():
             report = work()
     except (PackError, GraphRagError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     else:
         click.echo(report.model_dump_json(indent=2) if as_json else render(report, all_dangling))
         sys.exit(report.exit_code)
@@ -184,10 +180,7 @@ def watch_command(packs: tuple[Path, ...]) -> None:
 
     settings = Settings()
     configure_logging(settings)
-    try:
-        graph = GraphStore.connect(settings)
-    except GraphRagError as exc:
-        _fail(str(exc))
+    graph = connected(settings)
 
     def first(report: IngestReport) -> None:
         click.echo(render(report))
@@ -203,7 +196,7 @@ def watch_command(packs: tuple[Path, ...]) -> None:
                 first, lambda save: click.echo(save.render()), lambda exc: click.echo(f"error: {exc}", err=True)
             )
     except (PackError, GraphRagError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except KeyboardInterrupt:
         pass
     finally:
@@ -233,8 +226,7 @@ def report_command(packs: tuple[Path, ...], html_path: Path | None, as_json: boo
         view = overview(packs)
         page = render_html(view) if html_path else None
     except (PackError, GraphRagError) as exc:
-        _fail(str(exc))
-        return
+        fail(str(exc))
     if html_path and page is not None:
         html_path.write_text(page, encoding="utf-8")
     if as_json:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import click
 
+from graphrag.cli.failing import fail
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
 from graphrag.stores.graph import GraphStore
@@ -72,7 +72,7 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
     settings = Settings()
     open_to_all = transport == "http" and not is_loopback(host) and settings.graphrag_tokens_file is None
     if open_to_all and not allow_unauthenticated:
-        _fail(
+        fail(
             f"refusing to serve HTTP on {host} without GRAPHRAG_TOKENS_FILE: every caller would be the local user; "
             "set a tokens file (docs/memory.md), or bind 127.0.0.1"
         )
@@ -89,7 +89,7 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
         mcp = create_server(settings, background=background, transport="http" if transport == "http" else "stdio")
         GraphStore.connect(settings).close()  # one clear line now, rather than a failing first call
     except GraphRagError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     try:
         if transport == "stdio":
             mcp.run(show_banner=False)
@@ -100,7 +100,7 @@ def serve(transport: str, host: str, port: int, allow_unauthenticated: bool, wat
         found = _service_error(exc)
         if found is None:
             raise
-        _fail(str(found))
+        fail(str(found))
 
 
 def _service_error(exc: BaseException) -> GraphRagError | None:
@@ -144,8 +144,3 @@ def watching(packs: tuple[Path, ...], settings: Settings) -> Callable[[Services,
             log.exception("watch: stopped; the server answers from what was ingested")
 
     return run
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
