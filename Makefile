@@ -9,6 +9,9 @@ TEST_ENV := GRAPHRAG_HOME=$(CURDIR)/.graphrag/test NEO4J_URI=bolt://127.0.0.1:76
 PACKS ?= examples/space-missions
 # The real corpora of a checkout beside ../shared (as CI has it); the corpus tests skip without them.
 CORPORA := $(wildcard ../shared/corpora)
+# The Qdrant server the tests marked `engines` and the cluster tests run (the tested version, as in
+# docker-compose.yml); without it they skip, and fail under CI=true. Override with QDRANT_SERVER=PATH.
+QDRANT_SERVER ?= $(wildcard ../shared/bin/qdrant-1.18.3.gz)
 
 # The Browser check gets a server of its own too, so its screenshots show the example pack alone.
 CHECK_ENV := GRAPHRAG_HOME=$(CURDIR)/.graphrag/browser-check NEO4J_URI=bolt://127.0.0.1:7689 NEO4J_HTTP_PORT=7476
@@ -65,7 +68,8 @@ test-fast: install
 test: lint test-deps
 	$(TEST_ENV) $(BIN)/graphrag neo4j start
 	$(TEST_ENV) bash scripts/test-postgres.sh start || { $(TEST_ENV) $(BIN)/graphrag neo4j stop; exit 1; }
-	$(TEST_ENV) $(BIN)/pytest $(if $(CORPORA),--corpus=$(abspath $(CORPORA))); status=$$?; \
+	$(TEST_ENV) $(BIN)/pytest $(if $(CORPORA),--corpus=$(abspath $(CORPORA))) \
+		$(if $(QDRANT_SERVER),--qdrant-server=$(abspath $(QDRANT_SERVER))); status=$$?; \
 	$(TEST_ENV) $(BIN)/graphrag neo4j stop; $(TEST_ENV) bash scripts/test-postgres.sh stop; exit $$status
 
 bench: neo4j-start

@@ -41,6 +41,12 @@ class Settings(BaseSettings):
     )
     qdrant_url: str | None = Field(default=None, description="Unset: embedded Qdrant under GRAPHRAG_HOME.")
     qdrant_api_key: SecretStr | None = None
+    qdrant_shards: int | None = Field(
+        default=None, ge=1, description="A new server collection's shard count (unset: the server's default, 1)."
+    )
+    qdrant_replicas: int | None = Field(
+        default=None, ge=1, description="A new server collection's copies of each shard, on a cluster (unset: 1)."
+    )
     graphrag_embedder: str = DEFAULT_EMBEDDER
     graphrag_response_budget_bytes: int = Field(default=32_000, ge=MIN_BUDGET_BYTES)
     graphrag_search_config: Path | None = Field(

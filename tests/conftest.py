@@ -9,26 +9,43 @@ without Java, PostgreSQL or the embedding model. A fast test that asks for a sto
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
 from graphrag.errors import StoreUnavailable
+from graphrag.stores.edge import COLLECTION
 from graphrag.stores.graph import GraphStore
 from ingest.pipeline import ingest
 from ingest.report import IngestReport
+from tests.qdrant_server import QdrantNode, unpacked
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # The fixtures every store of the suite comes from (Neo4j, the embedding model, the PostgreSQL cluster).
-STORE_FIXTURES = frozenset({"neo4j_store", "embedder", "journal_dsns"})
+STORE_FIXTURES = frozenset({"neo4j_store", "embedder", "journal_dsns", "qdrant_binary"})
+# The vector engines a test marked ``engines`` runs on: the embedded Edge shard, and a real Qdrant server.
+ENGINES = ("edge", "server")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--corpus", default=None, help="Folder of real packs (tests marked `corpus` use it).")
+    parser.addoption(
+        "--qdrant-server",
+        default=None,
+        help="The Qdrant server binary, or its .gz (tests marked `engines` run on it too, and the cluster tests).",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test marked ``engines`` runs once on each vector engine (its ``settings`` say which)."""
+    if metafunc.definition.get_closest_marker("engines") and "settings" in metafunc.fixturenames:
+        metafunc.parametrize("settings", ENGINES, indirect=True)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -62,10 +79,59 @@ def embedder() -> Embedder:
     return load_embedder("use-multilingual-v3")
 
 
+@pytest.fixture(scope="session")
+def qdrant_binary(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Qdrant server to run; missing, the tests that need it skip (fail under CI=true)."""
+    given = request.config.getoption("--qdrant-server")
+    if not given or not Path(given).is_file():
+        message = f"needs --qdrant-server PATH (a Qdrant server binary or its .gz); given: {given or 'none'}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return unpacked(Path(given), tmp_path_factory.mktemp("qdrant-bin"))
+
+
+@pytest.fixture(scope="session")
+def qdrant_server(qdrant_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[QdrantNode]:
+    """One Qdrant server for the session, on ports of its own; each test that uses it starts it empty."""
+    node = QdrantNode(qdrant_binary, tmp_path_factory.mktemp("qdrant-server"))
+    node.start()
+    yield node
+    node.stop()
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    """Each test gets its own embedded Qdrant folder; Neo4j comes from NEO4J_URI."""
-    return Settings(graphrag_home=tmp_path / "home")
+def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    """Each test gets its own embedded Qdrant folder, or (``engines`` tests, once each) an emptied Qdrant
+    server; Neo4j comes from NEO4J_URI."""
+    own = Settings(graphrag_home=tmp_path / "home")
+    if getattr(request, "param", "edge") == "edge":
+        return own
+    server: QdrantNode = request.getfixturevalue("qdrant_server")
+    server.wipe()
+    return own.model_copy(update={"qdrant_url": server.url})
+
+
+def lose_vectors(settings: Settings) -> None:
+    """The vector collection gone, as a wiped disk or a dropped server collection leaves it."""
+    if settings.qdrant_url:
+        httpx.delete(f"{settings.qdrant_url}/collections/{COLLECTION}", timeout=30).raise_for_status()
+    else:
+        shutil.rmtree(settings.qdrant_path)
+
+
+def vectors_where(settings: Settings) -> str:
+    """Where the test's vectors are, as the service names it."""
+    return settings.qdrant_url or str(settings.qdrant_path)
+
+
+def store_env(settings: Settings) -> dict[str, str]:
+    """The environment of a command or server run beside the test, on the test's stores."""
+    env = {**os.environ, "GRAPHRAG_HOME": str(settings.graphrag_home)}
+    env.pop("QDRANT_URL", None)
+    if settings.qdrant_url:
+        env["QDRANT_URL"] = settings.qdrant_url
+    return env
 
 
 @pytest.fixture(scope="session")

@@ -46,12 +46,16 @@ FULL_SCAN_KB = 10_000  # Edge's default: a segment smaller than this is searched
 # How many times the asked number of best candidates an int8 shard (``_shard_config``) scores again on the
 # floats. Measured in bench/vector_recall.py (see docs/scaling.md).
 OVERSAMPLING = 2.0
+QUANTILE = 0.99  # the int8 range covers this share of the values; the rest are clipped to its ends
 _POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "pack-graphrag/entity")
 PAGE = 1000
 log = logging.getLogger(__name__)
 
 Hit = tuple[dict[str, Any], float]
 Names = Sequence[str] | None  # packs or kinds to keep (None: all)
+Fields = list[str] | bool  # the payload fields a scroll returns (True: all)
+Row = tuple[dict[str, Any], Any]  # a point's payload and its vector (None unless asked for)
+Offset = Any  # where the next page of a scroll starts (an engine's point id; None: the first page, or no more)
 
 
 class Engine(Protocol):
@@ -61,15 +65,22 @@ class Engine(Protocol):
     def upsert(self, payloads: Sequence[dict[str, Any]], vectors: Vectors) -> None: ...
     def optimize(self) -> None: ...
     def delete(self, entity_ids: Sequence[str]) -> None: ...
-    def scroll(
-        self, packs: Sequence[str] | None, fields: list[str] | bool, with_vectors: bool
-    ) -> list[tuple[dict[str, Any], Any]]: ...
+    def page(self, packs: Names, fields: Fields, with_vectors: bool, offset: Offset) -> tuple[list[Row], Offset]: ...
     def embedder(self) -> str | None: ...
     def count(self) -> int: ...
     def search(
         self, vector: Vectors, limit: int, packs: Names, kinds: Names, embedder: str, ef: int | None = None
     ) -> list[Hit]: ...
     def close(self) -> None: ...
+
+
+def scroll(engine: Engine, packs: Names, fields: Fields, with_vectors: bool) -> list[Row]:
+    """Every point of these packs, page by page."""
+    rows, offset = engine.page(packs, fields, with_vectors, None)
+    while offset is not None:
+        more, offset = engine.page(packs, fields, with_vectors, offset)
+        rows += more
+    return rows
 
 
 def point_id(entity_id: str) -> str:
@@ -92,6 +103,14 @@ def damaged(folder: Path, exc: Exception) -> StoreUnavailable:
 
 def missing(where: str) -> str:
     return f"the vector collection was missing at {where}: every vector is rebuilt"
+
+
+def other_embedder(made_with: str | None, queries: str) -> StoreUnavailable:
+    """Queries embedded by another model than the vectors': their scores would mean nothing."""
+    return StoreUnavailable(
+        f"the vectors were made with {made_with} but the server embeds queries with "
+        f"{queries}: set GRAPHRAG_EMBEDDER to match, or run `graphrag ingest` again"
+    )
 
 
 def changed(meta: dict[str, Any], embedder_id: str, dimension: int) -> str:
@@ -180,24 +199,15 @@ class EdgeEngine:
         """The points the shard holds (0 without a shard)."""
         return int(self._shard.info().points_count) if self._shard is not None else 0
 
-    def scroll(
-        self, packs: Sequence[str] | None, fields: list[str] | bool, with_vectors: bool
-    ) -> list[tuple[dict[str, Any], Any]]:
+    def page(self, packs: Names, fields: Fields, with_vectors: bool, offset: Offset) -> tuple[list[Row], Offset]:
         from qdrant_edge import Filter, ScrollRequest
 
         if self._shard is None:
-            return []
+            return [], None
         only = None if packs is None else Filter(must=[_condition_edge("pack", packs)])
-        out: list[tuple[dict[str, Any], Any]] = []
-        offset = None
-        while True:
-            request = ScrollRequest(
-                offset=offset, limit=PAGE, filter=only, with_payload=fields, with_vector=with_vectors
-            )
-            records, offset = self._shard.scroll(request)
-            out += [(record.payload or {}, record.vector) for record in records]
-            if offset is None:
-                return out
+        request = ScrollRequest(offset=offset, limit=PAGE, filter=only, with_payload=fields, with_vector=with_vectors)
+        records, offset = self._shard.scroll(request)
+        return [(record.payload or {}, record.vector) for record in records], offset
 
     def embedder(self) -> str | None:
         return None if self._meta is None else str(self._meta.get("embedder"))
@@ -210,10 +220,7 @@ class EdgeEngine:
         if self._shard is None or limit < 1:
             return []
         if self.embedder() != embedder:
-            raise StoreUnavailable(
-                f"the vectors were made with {self.embedder()} but the server embeds queries with "
-                f"{embedder}: set GRAPHRAG_EMBEDDER to match, or run `graphrag ingest` again"
-            )
+            raise other_embedder(self.embedder(), embedder)
         must = [_condition_edge(key, values) for key, values in filters(packs, kinds)]
         request = QueryRequest(
             limit=limit,
@@ -250,7 +257,7 @@ def _shard_config(dimension: int) -> Any:
 
     return EdgeConfig(
         vectors=EdgeVectorParams(dimension, Distance.Cosine, memory=Memory.Cold),
-        quantization_config=ScalarQuantizationConfig(ScalarType.Int8, quantile=0.99, memory=Memory.Pinned),
+        quantization_config=ScalarQuantizationConfig(ScalarType.Int8, quantile=QUANTILE, memory=Memory.Pinned),
         hnsw_config=HnswIndexConfig(m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=FULL_SCAN_KB),
     )
 

@@ -33,10 +33,22 @@ import numpy as np
 from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_fixed
 
 from graphrag.errors import StoreUnavailable
-from graphrag.stores.edge import LOCK_WAIT_SECONDS, EdgeEngine, Engine, migrate_local_mode
+from graphrag.stores.edge import LOCK_WAIT_SECONDS, EdgeEngine, Engine, migrate_local_mode, scroll
 
 CALLS = frozenset(
-    {"ensure_collection", "upsert", "optimize", "delete", "payloads", "fingerprints", "snapshot", "search", "count"}
+    {
+        "ensure_collection",
+        "upsert",
+        "optimize",
+        "delete",
+        "payloads",
+        "fingerprints",
+        "snapshot",
+        "search",
+        "count",
+        "embedder",
+        "page",
+    }
 )
 log = logging.getLogger(__name__)
 
@@ -185,11 +197,11 @@ def dispatch(engine: Engine, where: str, name: str, args: tuple[Any, ...]) -> An
         embedder_id, dimension, expect_points = args
         return engine.ensure_collection(embedder_id, dimension, expect_points, where)
     if name == "payloads":
-        return {payload["id"]: payload for payload, _ in engine.scroll(None, True, False)}
+        return {payload["id"]: payload for payload, _ in scroll(engine, None, True, False)}
     if name == "fingerprints":
-        return {payload["id"]: payload["sha256"] for payload, _ in engine.scroll(args[0], ["id", "sha256"], False)}
+        return {payload["id"]: payload["sha256"] for payload, _ in scroll(engine, args[0], ["id", "sha256"], False)}
     if name == "snapshot":
-        rows = engine.scroll(None, True, True)
+        rows = scroll(engine, None, True, True)
         if not rows:  # a collection with no point yet (every file of its packs was rejected)
             return engine.embedder(), [], np.zeros((0, 0), np.float32)
         matrix = np.asarray([vector for _, vector in rows], dtype=np.float32).reshape(len(rows), -1)

@@ -9,30 +9,21 @@ through ``qdrant-client``, with the same calls. The embedder's id and dimension 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Self
 
+import numpy as np
 from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from graphrag.config import Settings
 from graphrag.embedding import Vectors
 from graphrag.errors import StoreUnavailable
 from graphrag.stores import Store
-from graphrag.stores.edge import (
-    COLLECTION,
-    INDEXED_FIELDS,
-    PAGE,
-    Hit,
-    Names,
-    changed,
-    filters,
-    missing,
-    point_id,
-    shard_exists,
-)
+from graphrag.stores.edge import Hit, Names, Offset, shard_exists
 from graphrag.stores.edge_owner import Owner, OwnerGone, dispatch, reach, release
+from graphrag.stores.server_engine import QdrantServer
 
 
 def _is_transient(exc: BaseException) -> bool:
@@ -50,107 +41,6 @@ _retry_transient = retry(
 )
 
 
-class QdrantServer:
-    """A Qdrant server (``QDRANT_URL``): the collection ``entities`` with keyword payload indexes."""
-
-    def __init__(self, url: str, api_key: str | None) -> None:
-        from qdrant_client import QdrantClient
-
-        self._client = QdrantClient(url=url, api_key=api_key, timeout=30)
-
-    def close(self) -> None:
-        self._client.close()
-
-    def ensure_collection(self, embedder_id: str, dimension: int, expect_points: bool, where: str) -> str | None:
-        from qdrant_client import models
-
-        reason = missing(where) if expect_points else None
-        if self._client.collection_exists(COLLECTION):
-            meta = self._client.get_collection(COLLECTION).config.metadata or {}
-            if meta.get("embedder") == embedder_id and meta.get("dimension") == dimension:
-                return None
-            reason = changed(meta, embedder_id, dimension)
-            self._client.delete_collection(COLLECTION)
-        self._client.create_collection(
-            COLLECTION,
-            vectors_config=models.VectorParams(size=dimension, distance=models.Distance.COSINE),
-            metadata={"embedder": embedder_id, "dimension": dimension},
-        )
-        for field in (*INDEXED_FIELDS, "id"):
-            self._client.create_payload_index(COLLECTION, field, models.PayloadSchemaType.KEYWORD)
-        return reason
-
-    def upsert(self, payloads: Sequence[dict[str, Any]], vectors: Vectors) -> None:
-        from qdrant_client import models
-
-        ids = [point_id(p["id"]) for p in payloads]
-        batch = models.Batch(ids=list(ids), vectors=vectors.tolist(), payloads=list(payloads))
-        self._client.upsert(COLLECTION, points=batch, wait=True)
-
-    def delete(self, entity_ids: Sequence[str]) -> None:
-        from qdrant_client import models
-
-        selector = models.PointIdsList(points=[point_id(i) for i in entity_ids])
-        self._client.delete(COLLECTION, points_selector=selector, wait=True)
-
-    def scroll(
-        self, packs: Sequence[str] | None, fields: list[str] | bool, with_vectors: bool
-    ) -> list[tuple[dict[str, Any], Any]]:
-        from qdrant_client import models
-
-        only = None if packs is None else models.Filter(must=[_condition_server("pack", packs)])
-        out: list[tuple[dict[str, Any], Any]] = []
-        offset = None
-        while True:
-            points, offset = self._client.scroll(
-                COLLECTION,
-                scroll_filter=only,
-                limit=PAGE,
-                offset=offset,
-                with_payload=fields,
-                with_vectors=with_vectors,
-            )
-            out += [(point.payload or {}, point.vector) for point in points]
-            if offset is None:
-                return out
-
-    def optimize(self) -> None:
-        return None  # a Qdrant server optimizes by itself
-
-    def count(self) -> int:
-        if not self._client.collection_exists(COLLECTION):
-            return 0
-        return int(self._client.count(COLLECTION, exact=True).count)
-
-    def embedder(self) -> str | None:
-        if not self._client.collection_exists(COLLECTION):
-            return None
-        found = (self._client.get_collection(COLLECTION).config.metadata or {}).get("embedder")
-        return str(found) if found is not None else None
-
-    def search(
-        self, vector: Vectors, limit: int, packs: Names, kinds: Names, embedder: str, ef: int | None = None
-    ) -> list[Hit]:
-        from qdrant_client import models
-
-        must = [_condition_server(key, values) for key, values in filters(packs, kinds)]
-        hits = self._client.query_points(
-            COLLECTION,
-            query=vector.tolist(),
-            query_filter=models.Filter(must=must),
-            search_params=None if ef is None else models.SearchParams(hnsw_ef=max(ef, limit)),
-            limit=limit,
-            with_payload=True,
-        ).points
-        return [(hit.payload or {}, float(hit.score)) for hit in hits]
-
-
-def _condition_server(key: str, values: Sequence[str]) -> Any:
-    from qdrant_client import models
-
-    return models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
-
-
 class VectorStore(Store):
     """The entities' vectors, in whichever engine the settings name (see the module's docstring)."""
 
@@ -165,7 +55,8 @@ class VectorStore(Store):
     def open(cls, settings: Settings) -> Self:
         if settings.qdrant_url:
             api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
-            return cls(None, QdrantServer(settings.qdrant_url, api_key), settings.qdrant_url)
+            server = QdrantServer(settings.qdrant_url, api_key, settings.qdrant_shards, settings.qdrant_replicas)
+            return cls(None, server, settings.qdrant_url)
         store = cls(settings.qdrant_path, None, str(settings.qdrant_path))
         store._edge = store._find()
         return store
@@ -257,6 +148,21 @@ class VectorStore(Store):
         found: dict[str, str] = self._call("fingerprints", list(packs))
         return found
 
+    def embedder(self) -> str | None:
+        """The id of the model the stored vectors were made with (None: no collection)."""
+        found: str | None = self._call("embedder")
+        return found
+
+    def pages(self) -> Iterator[tuple[list[dict[str, Any]], Vectors]]:
+        """Every point with its vector, a page at a time (payloads and their vectors' matrix)."""
+        offset: Offset = None
+        while True:
+            rows, offset = self._call("page", None, True, True, offset)
+            if rows:
+                yield [payload for payload, _ in rows], np.asarray([vector for _, vector in rows], np.float32)
+            if offset is None:
+                return
+
     def snapshot(self) -> tuple[str | None, list[dict[str, Any]], Vectors]:
         """Every point at once (embedder id, payloads, vectors): tests and consistency checks."""
         found: tuple[str | None, list[dict[str, Any]], Vectors] = self._call("snapshot")
@@ -266,7 +172,7 @@ class VectorStore(Store):
         self, vector: Vectors, limit: int, packs: Names, kinds: Names, embedder: str, ef: int | None = None
     ) -> list[Hit]:
         """Nearest points by cosine similarity in the given packs and kinds (None: all), best first; ``ef``: HNSW's
-        candidate list (None: the engine's own). An Edge shard made by another embedder than ``embedder`` (the
-        queries') is refused."""
+        candidate list (None: the engine's own). Vectors made by another embedder than ``embedder`` (the queries')
+        are refused."""
         hits: list[Hit] = self._call("search", vector, limit, packs, kinds, embedder, ef)
         return hits

@@ -1,18 +1,21 @@
-"""Ingest of the bundled example pack into the real Neo4j and embedded Qdrant."""
+"""Ingest of the bundled example pack into the real Neo4j and each vector engine (the embedded shard, a server)."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
+
+import pytest
 
 from graphrag.config import Settings
 from graphrag.stores.edge import missing
 from graphrag.stores.graph import GraphStore
 from graphrag.stores.vectors import VectorStore
 from ingest.packs import OUTSIDE, RESTLESS_NS, StoredFile, file_stamp, open_pack, read_files
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, lose_vectors, vectors_where
+
+pytestmark = pytest.mark.engines
 
 
 def count(graph: GraphStore, cypher: str, **params: object) -> int:
@@ -124,11 +127,11 @@ def test_a_lost_vector_collection_is_rebuilt_by_an_ingest_that_changes_nothing(
     run_ingest, graph: GraphStore, settings: Settings
 ) -> None:
     run_ingest(EXAMPLES / "space-missions")
-    shutil.rmtree(settings.qdrant_path)
+    lose_vectors(settings)
 
     report = run_ingest(EXAMPLES / "space-missions")
 
-    assert report.reindexed == missing(str(settings.qdrant_path))
+    assert report.reindexed == missing(vectors_where(settings))
     assert report.embedded == 32
     with VectorStore.open(settings) as vectors:
         assert len(vectors.payloads()) == 32
@@ -146,7 +149,7 @@ def test_a_rebuilt_collection_holds_the_vectors_of_packs_the_run_did_not_ingest(
     with VectorStore.open(settings) as vectors:
         _, payloads, matrix = vectors.snapshot()
     before = {p["id"]: (p, row) for p, row in zip(payloads, matrix, strict=True) if p["pack"] == "other"}
-    shutil.rmtree(settings.qdrant_path)
+    lose_vectors(settings)
 
     report = run_ingest(EXAMPLES / "space-missions")  # the other pack's files are not read
 
