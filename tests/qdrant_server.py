@@ -109,6 +109,19 @@ class QdrantNode:
                 self.kill()
         self.process = None
 
+    def shard_states(self, collection: str) -> list[str]:
+        """The state of every copy of every shard of ``collection``, as this peer sees the cluster."""
+        found = httpx.get(f"{self.url}/collections/{collection}/cluster", timeout=30).json()["result"]
+        return [shard["state"] for shard in (*found["local_shards"], *found["remote_shards"])]
+
+    def wait_active(self, collection: str) -> None:
+        """Until every copy of every shard is active again (a returning peer has caught up)."""
+        deadline = time.monotonic() + START_SECONDS
+        while set(self.shard_states(collection)) != {"Active"}:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"shards not active in {START_SECONDS:.0f}s: {self.shard_states(collection)}")
+            time.sleep(0.2)
+
     def wipe(self) -> None:
         """An empty server for the next test: every collection deleted."""
         found = httpx.get(f"{self.url}/collections", timeout=30).json()["result"]["collections"]

@@ -99,7 +99,8 @@ def test_a_shard_built_from_edges_default_candidates_is_searched_with_a_longer_l
     assert search_ef(older) == OLDER_BUILD_SEARCH_EF
 
 
-def test_a_shard_of_another_embedder_is_refused_to_queries(settings: Settings) -> None:
+@pytest.mark.engines
+def test_vectors_of_another_embedder_are_refused_to_queries(settings: Settings) -> None:
     payloads, vectors = _points(3)
     with VectorStore.open(settings) as store:
         store.ensure_collection(EMBEDDER, 8)
@@ -151,6 +152,7 @@ def test_a_holder_that_does_not_share_is_waited_for_then_named(settings: Setting
     assert str(settings.qdrant_path) in str(failure.value) and "QDRANT_URL" in str(failure.value)
 
 
+@pytest.mark.engines
 def test_a_collection_without_points_snapshots_as_empty(settings: Settings) -> None:
     """A first ingest whose every file is rejected leaves an empty collection."""
     with VectorStore.open(settings) as store:

@@ -17,6 +17,8 @@ from tests.conftest import EXAMPLES
 from tests.server.conftest import wire_bytes, write_entity
 from tests.server.test_pack_tools import call
 
+pytestmark = pytest.mark.engines  # vector and hybrid answers on both engines
+
 
 async def search(client: Client[Any], query: str, **arguments: Any) -> SearchAnswer:
     return SearchAnswer.model_validate(await call(client, "pack_search", query=query, **arguments))

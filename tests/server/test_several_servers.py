@@ -11,7 +11,6 @@ has ended, every answer must agree, order and all."""
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
 import sys
 import time
@@ -19,9 +18,11 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastmcp import Client
 
-from tests.conftest import EXAMPLES
+from graphrag.config import Settings
+from tests.conftest import EXAMPLES, store_env
 from tests.server.conftest import serve_http_process, write_entity
 
 SERVERS = 3
@@ -97,12 +98,14 @@ async def served(base: str, entity_id: str, pack: str, deadline: float) -> bool:
     return False
 
 
+@pytest.mark.engines
 async def test_servers_over_one_graph_agree_while_an_ingest_runs_and_each_serves_its_changes(
     run_ingest,  # type: ignore[no-untyped-def]
+    settings: Settings,
     tmp_path: Path,
 ) -> None:
     run_ingest(EXAMPLES / "space-missions")
-    env = {**os.environ, "GRAPHRAG_HOME": str(tmp_path / "home")}
+    env = store_env(settings)
     extra = tmp_path / "cargo"
     extra.mkdir()
     for n in range(300):
