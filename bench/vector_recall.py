@@ -3,6 +3,7 @@
     python -m bench.vector_recall --points 10000 --queries 1000
     python -m bench.vector_recall --stored /tmp/k10/home --queries 1000
     python -m bench.vector_recall --points 1000000 --bank DIR/bank.npy --queries 1000
+    python -m bench.vector_recall --points 100000 --bank DIR/bank.npy --qdrant-url http://127.0.0.1:6333
 
 Three sources of vectors. ``--stored HOME``: the shard a run of ``bench.mcp_tools --keep DIR`` left in
 ``DIR/home`` (the synthetic pack's summaries, embedded by the real model), asked with ``--queries`` texts of
@@ -58,11 +59,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import numpy as np
 import numpy.typing as npt
 
 from bench.http_load import memory_mb
 from graphrag.config import Settings
+from graphrag.stores.edge import COLLECTION
 from graphrag.stores.vectors import VectorStore
 
 DIMENSION = 512
@@ -144,15 +147,18 @@ def stored(home: Path, count: int, seed: int, search_efs: list[int | None]) -> N
         each_ef(search_efs, both)
 
 
-def written(label: str, embedder: str, matrix: Matrix, queries: Matrix, search_efs: list[int | None]) -> None:
+def written(
+    label: str, embedder: str, matrix: Matrix, queries: Matrix, search_efs: list[int | None], server: str | None
+) -> None:
     """``matrix`` written with the service's payload (a third of the points in each of three packs) into a
-    temporary shard as ingest writes it (batches, then the optimizer), then measured."""
+    temporary shard as ingest writes it (batches, then the optimizer), or into the collection of the Qdrant
+    server at ``server`` (which indexes by itself: waited for), then measured."""
     points = len(matrix)
     ids = [str(i) for i in range(points)]
     packs = [f"p{i % PACKS}" for i in range(points)]
     with (
         tempfile.TemporaryDirectory(prefix="graphrag-bench-recall-") as work,
-        VectorStore.open(Settings(graphrag_home=Path(work))) as store,
+        VectorStore.open(Settings(graphrag_home=Path(work), qdrant_url=server)) as store,
     ):
         started = time.perf_counter()
         store.ensure_collection(embedder, DIMENSION)
@@ -161,6 +167,8 @@ def written(label: str, embedder: str, matrix: Matrix, queries: Matrix, search_e
             store.upsert(payloads, matrix[start : start + BATCH])
         done = time.perf_counter() - started
         store.optimize()
+        if server is not None:
+            indexed(server)
         built = time.perf_counter() - started
         resident = memory_mb(os.getpid())
         print(f"{points} {label}: written in {done:.1f}s, indexed by {built:.1f}s; resident {resident:.0f} MB")
@@ -172,14 +180,22 @@ def written(label: str, embedder: str, matrix: Matrix, queries: Matrix, search_e
         each_ef(search_efs, both)
 
 
-def generated(points: int, count: int, seed: int, search_efs: list[int | None]) -> None:
+def indexed(server: str) -> None:
+    """Until the server's optimizer has built the collection's index (its status turns green)."""
+    while httpx.get(f"{server}/collections/{COLLECTION}", timeout=30).json()["result"]["status"] != "green":
+        time.sleep(1)
+
+
+def generated(points: int, count: int, seed: int, search_efs: list[int | None], server: str | None) -> None:
     rng = np.random.default_rng(seed)
     matrix = unit(rng.standard_normal((points, DIMENSION)).astype(np.float32))
     queries = unit(rng.standard_normal((count, DIMENSION)).astype(np.float32))
-    written(f"random {DIMENSION}-d vectors", RANDOM_EMBEDDER, matrix, queries, search_efs)
+    written(f"random {DIMENSION}-d vectors", RANDOM_EMBEDDER, matrix, queries, search_efs, server)
 
 
-def derived(points: int, bank_file: Path, count: int, seed: int, search_efs: list[int | None]) -> None:
+def derived(
+    points: int, bank_file: Path, count: int, seed: int, search_efs: list[int | None], server: str | None
+) -> None:
     """Stored vectors (bench/stored_vectors.py) of ``points`` distinct texts, asked with model embeddings."""
     from bench.stored_vectors import stored_vectors
 
@@ -188,7 +204,7 @@ def derived(points: int, bank_file: Path, count: int, seed: int, search_efs: lis
     matrix = np.vstack([embedder.derive([f"entity {i}" for i in range(s, min(s + BATCH, points))])
                         for s in range(0, points, BATCH)])  # fmt: skip
     print(f"{points} stored vectors derived in {time.perf_counter() - started:.1f}s ({embedder.id})")
-    written("stored vectors", embedder.id, matrix, model_queries(count, seed), search_efs)
+    written("stored vectors", embedder.id, matrix, model_queries(count, seed), search_efs, server)
 
 
 def main() -> None:
@@ -201,14 +217,19 @@ def main() -> None:
     parser.add_argument(
         "--ef", default="", help="Search ef values to compare, e.g. 256,512,1024 (default: the engine's)."
     )
+    parser.add_argument(
+        "--qdrant-url",
+        help="Write into the Qdrant server at this URL instead of a temporary shard (a server of its own: its "
+        "collection `entities` is replaced).",
+    )
     args = parser.parse_args()
     search_efs: list[int | None] = [int(ef) for ef in args.ef.split(",") if ef] or [None]
     if args.stored:
         stored(args.stored, args.queries, args.seed, search_efs)
     elif args.bank:
-        derived(args.points, args.bank, args.queries, args.seed, search_efs)
+        derived(args.points, args.bank, args.queries, args.seed, search_efs, args.qdrant_url)
     else:
-        generated(args.points, args.queries, args.seed, search_efs)
+        generated(args.points, args.queries, args.seed, search_efs, args.qdrant_url)
     print("machine: 2 cores, 24 GiB, shared with other engineers' work while measured")
 
 
