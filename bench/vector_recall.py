@@ -160,6 +160,8 @@ def written(
         tempfile.TemporaryDirectory(prefix="graphrag-bench-recall-") as work,
         VectorStore.open(Settings(graphrag_home=Path(work), qdrant_url=server)) as store,
     ):
+        if server is not None:  # a run before left its points there: start empty
+            httpx.delete(f"{server}/collections/{COLLECTION}", timeout=60).raise_for_status()
         started = time.perf_counter()
         store.ensure_collection(embedder, DIMENSION)
         for start in range(0, points, BATCH):
