@@ -55,12 +55,13 @@ class PackOverview(BaseModel):
     duplicate_ids: list[Problem] = Field(description="Files that define an id another file defines too.")
     duplicate_titles: list[SameTitle]
     rejected: list[Problem] = Field(description="Errors of files that were rejected, with path and line.")
+    links_left_out: list[Problem] = Field(description="Errors of links not stored (their files are).")
     warnings: list[Problem]
     most_connected: list[EntityRow]
 
     @property
     def exit_code(self) -> int:
-        return 1 if self.rejected or self.duplicate_ids else 0
+        return 1 if self.rejected or self.links_left_out or self.duplicate_ids else 0
 
     def diagram(self) -> tuple[dict[str, int], list[Arrow]]:
         """Boxes (kind -> entities) and arrows for ``graphrag.diagrams.schema_svg``."""
@@ -114,7 +115,8 @@ def overview(paths: Sequence[Path]) -> PackOverview:
             for _, ids in sorted(titles.items())
             if len(ids) > 1
         ],
-        rejected=[p for p in report.errors if p not in duplicate_ids],
+        rejected=[p for p in report.errors if p not in duplicate_ids and p.rejects_file],
+        links_left_out=[p for p in report.errors if p.link],
         warnings=report.warnings,
         most_connected=sorted((r for r in rows if r.links), key=lambda r: (-r.links, r.id))[:TOP_CONNECTED],
     )

@@ -88,6 +88,7 @@ def render_html(view: PackOverview) -> str:
             _figure("dangling links", len(view.dangling), bad=True),
             _figure("orphans", len(view.orphans), bad=True),
             _figure("rejected files", len({p.path for p in view.rejected}), bad=True),
+            _figure("links left out", len(view.links_left_out), bad=True),
             _figure("duplicate ids", len(view.duplicate_ids), bad=True),
         ]
     )
@@ -97,6 +98,7 @@ def render_html(view: PackOverview) -> str:
             f'<div class="schema">{svg}</div>' + (omitted if left_out else "") + apart,
         ),
         ("Rejected files", _problems(view.rejected)),
+        ("Links left out (a relation the pack does not declare)", _problems(view.links_left_out)),
         ("Duplicate ids", _problems(view.duplicate_ids)),
         (
             "Entities sharing a title (a link by that title resolves to none of them)",

@@ -59,10 +59,14 @@ class ParsedFile:
 
     @property
     def rejected(self) -> bool:
-        return any(p.severity == "error" for p in self.problems)
+        return any(p.rejects_file for p in self.problems)
 
-    def report(self, severity: Severity, message: str, line: int | None = None, field: str | None = None) -> None:
-        self.problems.append(Problem(severity=severity, path=self.path, line=line, field=field, message=message))
+    def report(
+        self, severity: Severity, message: str, line: int | None = None, field: str | None = None, link: bool = False
+    ) -> None:
+        self.problems.append(
+            Problem(severity=severity, path=self.path, line=line, field=field, message=message, link=link)
+        )
 
 
 def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> ParsedFile:
@@ -253,7 +257,9 @@ def _links(manifest: PackManifest, fm: Frontmatter, data: dict[str, Any], out: P
         if relation != raw:
             out.report("warning", f"relation {shown(raw)} read as {shown(relation)}", line, field_name)
         if manifest.relations and not manifest.declares(relation):
-            out.report("warning", _undeclared(manifest, relation), line, field_name)
+            # a pack that declares its relations means them all: a misspelt one would be a type of its own
+            out.report("error", _undeclared(manifest, relation), line, field_name, link=True)
+            continue
         canonical, reverse = manifest.canonical(relation)
         relations.add(canonical)
         if len(relations) > MAX_RELATIONS_PER_FILE:
@@ -273,7 +279,7 @@ def _undeclared(manifest: PackManifest, relation: str) -> str:
     """The warning for a relation pack.yaml does not declare, with the declared name nearest to it."""
     nearest = nearest_names(relation, [(name, name) for name in manifest.declared_names()], limit=1, typos_only=True)
     hint = f"; did you mean {shown(nearest[0])}?" if nearest else ""
-    return f"relation {shown(relation)} is not declared in pack.yaml{hint}"
+    return f"relation {shown(relation)} is not declared in pack.yaml, so its links are not stored (the file is){hint}"
 
 
 def _targets(

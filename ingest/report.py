@@ -12,7 +12,8 @@ Severity = Literal["error", "warning"]
 
 
 class Problem(BaseModel):
-    """One thing an author should fix; ``error`` rejects the file, ``warning`` skips one value."""
+    """One thing an author should fix; ``error`` rejects the file (or, with ``link``, leaves one link out),
+    ``warning`` skips one value."""
 
     severity: Severity
     path: str = Field(description="Relative to the root of its pack.")
@@ -20,6 +21,11 @@ class Problem(BaseModel):
     line: int | None = None
     field: str | None = None
     message: str
+    link: bool = Field(default=False, description="An error of one link, which is not stored; the file is.")
+
+    @property
+    def rejects_file(self) -> bool:
+        return self.severity == "error" and not self.link
 
     @field_validator("field")
     @classmethod

@@ -234,11 +234,12 @@ def report_command(packs: tuple[Path, ...], html_path: Path | None, as_json: boo
     else:
         kinds = ", ".join(f"{kind} {n}" for kind, n in view.kinds.items())
         click.echo(f"{view.entities} entities ({kinds}); {view.links} links of {len(view.relations)} relation types")
-        for problem in [*view.rejected, *view.duplicate_ids]:
+        for problem in [*view.rejected, *view.links_left_out, *view.duplicate_ids]:
             click.echo(problem.render())
         click.echo(
             f"dangling {len(view.dangling)}, orphans {len(view.orphans)}, rejected files "
-            f"{len({p.path for p in view.rejected})}, duplicate ids {len(view.duplicate_ids)}, "
+            f"{len({p.path for p in view.rejected})}, links left out {len(view.links_left_out)}, "
+            f"duplicate ids {len(view.duplicate_ids)}, "
             f"shared titles {len(view.duplicate_titles)}" + (f"; wrote {html_path}" if html_path else "")
         )
     sys.exit(view.exit_code)

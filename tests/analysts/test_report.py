@@ -74,6 +74,8 @@ def test_pack_personal_names_its_three_rejected_files(corpus: Path, tmp_path: Pa
 def test_the_schema_draws_one_arrow_per_pair_of_kinds_and_lists_unlinked_kinds_apart(pack_copy: Path) -> None:
     """On a large pack a dozen self-loops on one kind drew their labels on top of each other, and kinds without
     links stood in a column of their own, widening the picture."""
+    with (pack_copy / "pack.yaml").open("a", encoding="utf-8") as manifest:
+        manifest.write("  near: {}\n  under: {}\n")
     (pack_copy / "hermit.md").write_text("---\nid: SM.HERMIT\nkind: hermit\ntitle: Hermit\n---\n", encoding="utf-8")
     (pack_copy / "cave-a.md").write_text(
         "---\nid: SM.CAVE.A\nkind: cave\ntitle: Cave A\nrelated: {near: [SM.CAVE.B], under: [SM.CAVE.B]}\n---\n",

@@ -35,15 +35,24 @@ def test_a_value_holding_colon_space_says_to_quote_it(pack_copy: Path) -> None:
     ]
 
 
-def test_a_misspelt_relation_names_the_declared_one(pack_copy: Path) -> None:
+def test_a_misspelt_relation_names_the_declared_one_and_is_never_a_type(
+    run_ingest,  # type: ignore[no-untyped-def]
+    graph: GraphStore,
+    pack_copy: Path,
+) -> None:
     edit(pack_copy / "missions" / "apollo-11.md", "launched_by:", "lanched_by:")
 
-    warnings = [p.render() for p in check([pack_copy]).warnings]
+    checked, ingested = check([pack_copy]), run_ingest(pack_copy)
 
-    assert warnings == [
-        "missions/apollo-11.md:10: warning [related.lanched_by]: relation 'lanched_by' is not declared in "
-        "pack.yaml; did you mean 'launched_by'?"
-    ]
+    for report in (checked, ingested):
+        assert [p.render() for p in report.errors] == [
+            "missions/apollo-11.md:10: error [related.lanched_by]: relation 'lanched_by' is not declared in "
+            "pack.yaml, so its links are not stored (the file is); did you mean 'launched_by'?"
+        ]
+        assert report.exit_code == 1
+    assert "SM.MISSION.APOLLO11" in ingested.added  # the rest of the file is stored
+    records, _, _ = graph._driver.execute_query("MATCH ()-[r]->() RETURN collect(DISTINCT type(r)) AS types")
+    assert "LANCHED_BY" not in records[0]["types"]
 
 
 def test_a_misspelt_target_dangles_with_the_nearest_known_id(run_ingest, pack_copy: Path) -> None:

@@ -79,10 +79,13 @@ def test_pack_yaml_change_rereads_every_file(run_ingest, pack_copy: Path, graph:
     report = run_ingest(pack_copy)
 
     # The vocabulary changes how every file's links read: all are written again, none re-embedded.
-    # Gagarin's file writes `flew`, no longer a declared inverse: a warning, and the link is kept as written.
+    # Gagarin's file writes `flew`, no longer a declared inverse: an error of that link, which is not stored.
     assert len(report.updated) == 32 and report.embedded == 0
-    assert any(p.message == "relation 'flew' is not declared in pack.yaml" for p in report.warnings)
-    assert count(graph, "MATCH (:Entity {id: 'SM.PERSON.GAGARIN'})-[:FLEW]->() RETURN count(*)") == 1
+    assert [p.message for p in report.errors if p.link] == [
+        "relation 'flew' is not declared in pack.yaml, so its links are not stored (the file is)"
+    ]
+    assert count(graph, "MATCH (:Entity {id: 'SM.PERSON.GAGARIN'})-[:FLEW]->() RETURN count(*)") == 0
+    assert count(graph, "MATCH (e:Entity {id: 'SM.PERSON.GAGARIN'}) WHERE NOT e:Missing RETURN count(*)") == 1
 
 
 def test_embedding_model_change_rebuilds_every_vector(run_ingest, pack_copy: Path, settings: Settings) -> None:

@@ -125,10 +125,19 @@ def test_vocabulary_inverse_names_and_top_level_relation_keys() -> None:
     assert parsed.entity is not None and parsed.entity.properties == {"owner": "Z"}
 
 
-def test_undeclared_relation_in_a_pack_with_vocabulary_is_a_warning_but_kept() -> None:
-    parsed = parse("---\nid: X\nrelated:\n  uses: [Y]\n---\n", VOCABULARY)
-    assert links(parsed) == [("uses", "Y", False, None, None)]
-    assert rendered(parsed) == ["notes/a.md:4: warning [related.uses]: relation 'uses' is not declared in pack.yaml"]
+def test_undeclared_relation_in_a_pack_with_vocabulary_is_an_error_of_that_link_alone() -> None:
+    parsed = parse("---\nid: X\nrelated:\n  uses: [Y]\n  depends_on: [Z]\n---\n", VOCABULARY)
+    assert links(parsed) == [("depends_on", "Z", False, None, None)]
+    assert not parsed.rejected and parsed.entity is not None
+    assert rendered(parsed) == [
+        "notes/a.md:4: error [related.uses]: relation 'uses' is not declared in pack.yaml, so its links are not "
+        "stored (the file is)"
+    ]
+
+
+def test_without_vocabulary_any_relation_is_stored_as_written() -> None:
+    parsed = parse("---\nid: X\nrelated:\n  uses: [Y]\n---\n")
+    assert links(parsed) == [("uses", "Y", False, None, None)] and rendered(parsed) == []
 
 
 def test_without_vocabulary_top_level_keys_stay_properties() -> None:
