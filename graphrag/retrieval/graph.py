@@ -21,6 +21,7 @@ from graphrag.stores.cypher import CypherFile, query
 from graphrag.stores.graph import GraphStore
 
 MAX_DEPTH = 4
+DEAD_END_SHOWN = 50  # the entities whose leaving steps a dead end names
 MAX_FRONTIER = 5_000  # a relation path goes on from at most this many entities per hop (the rest: truncated)
 _HOPS = "{1,2}"
 Direction = Literal["out", "in", "both"]
@@ -138,7 +139,8 @@ class RelationPath:
         frontier: dict[str, list[list[str]]] = {start: [[start]]}
         edges: dict[tuple[str, str, str], GraphEdge] = {}
         cut = False
-        for hop in hops:
+        hint = None
+        for number, hop in enumerate(hops, 1):
             reached: dict[str, list[list[str]]] = {}
             for step in hop:
                 rows = self._graph.read(
@@ -158,6 +160,8 @@ class RelationPath:
             if len(reached) > MAX_FRONTIER:
                 cut = True
                 reached = dict(sorted(reached.items())[:MAX_FRONTIER])
+            if not reached:
+                hint = self._dead_end(sorted(frontier), hop, number, len(hops))
             frontier = reached
         ends = sorted(e for e in frontier if to is None or e == to)
         every = [path for end in ends for path in frontier[end]]
@@ -182,6 +186,19 @@ class RelationPath:
             paths=paths,
             reached=[e for e in ends if e not in placeholders],
             reached_missing=[e for e in ends if e in placeholders],
+            hint=hint,
+        )
+
+    def _dead_end(self, ids: list[str], hop: Sequence[Step], number: int, hops: int) -> str:
+        """Why a path reached nothing: the step no link takes from where it stood, and the steps that do."""
+        rows = self._graph.read("retrieval_steps_from", ids=ids[:DEAD_END_SHOWN], hidden=self._hidden, cap=40)
+        leaving = [Step(row["type"], row["forward"]).label for row in rows]
+        where = ids[0] if len(ids) == 1 else f"any of the {len(ids)} entities reached before it"
+        return (
+            f"nothing is reached: no {' or '.join(sorted({s.label for s in hop}))} link leaves {where} "
+            f"(step {number} of {hops}); "
+            + (f"the relations that do: {', '.join(leaving)}" if leaving else "no link leaves it at all")
+            + " (a name with ^ is walked backwards)"
         )
 
 

@@ -45,9 +45,23 @@ class SearchHit(Clippable):
     )
 
 
+HINT = "Why the answer is empty or leaves out what the question names, and what to ask instead (when it does)."
+
+
+def absent(value: object) -> bool:
+    """A field left off the wire when unset (``exclude_if``)."""
+    return value is None
+
+
+def hint_field() -> Any:
+    """``hint``: on the wire only when there is something to say, so an ordinary answer is unchanged."""
+    return Field(default=None, exclude_if=absent, description=HINT)
+
+
 class SearchResult(BaseModel):
     results: list[SearchHit] = Field(description="Best first.")
     available: int = Field(default=0, description="The ranking's length before the limit cut it.")
+    hint: str | None = hint_field()
 
 
 Scalar = str | int | float | bool
@@ -93,6 +107,7 @@ class ContextResult(BaseModel):
     paths: list[list[str]] = Field(description="Typed paths connecting them: alternating ids and relation names.")
     passages: list[ContextPassage] = Field(description="Body passages most relevant to the question, best first.")
     available: int = Field(default=0, description="Entities ranked before the limit cut them.")
+    hint: str | None = hint_field()
 
 
 class GraphNode(BaseModel):
@@ -129,6 +144,7 @@ class GraphResult(BaseModel):
     reached_missing: list[str] | None = Field(
         default=None, description="With `path`: placeholders at its end (linked to, but no file defines them)."
     )
+    hint: str | None = hint_field()
 
 
 class LinkPreview(Clippable):

@@ -52,6 +52,7 @@ from graphrag.stores.graph import GraphStore
 Mode = Literal["hybrid", "vector", "text"]
 
 
+OUTSIDE_SHOWN = 5  # entities named outside the packs asked that a hint lists
 SEEDED: frozenset[RetrieverName] = frozenset({"walk", "chain"})  # lists that start from the named entities
 # The lists that read the question run beside each other and beside the linking: the embedding model
 # computes while Neo4j answers the full-text and name queries, so a call costs the slowest, not the sum.
@@ -158,7 +159,26 @@ class PackSearch:
                 for row in rows
             ],
             available=ranking.available,
+            hint=self.outside(query, packs),
         )
+
+    def outside(self, text: str, packs: Sequence[str] | None) -> str | None:
+        """What to say when the question names an entity by its id that lives outside the packs asked: the
+        answer cannot hold it, and without a word an agent takes the unrelated hits for the answer."""
+        if packs is None:
+            return None
+        entities = self._snapshot.current().entities
+        away = sorted(
+            (entity, entities.packs[row])
+            for entity in self.linker.named_by_id(text)
+            if (row := entities.index.get(entity)) is not None
+            and entities.packs[row] not in packs
+            and entities.packs[row] not in self._hidden
+        )
+        if not away:
+            return None
+        named = "; ".join(f"{entity} is in pack {pack!r}" for entity, pack in away[:OUTSIDE_SHOWN])
+        return f"{named}, outside the packs asked ({', '.join(packs)}): ask without packs, or add its pack"
 
     def rank(
         self, text: str, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, mode: Mode

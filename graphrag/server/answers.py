@@ -11,19 +11,23 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from graphrag.retrieval.models import ContextEntity, ContextPassage, ContextResult, SearchHit, SearchResult
+from graphrag.retrieval.models import (
+    ContextEntity,
+    ContextPassage,
+    ContextResult,
+    SearchHit,
+    SearchResult,
+    absent,
+    hint_field,
+)
 
 OBSERVATION_ID = "The journal entry of this answer (only when the retrieval observations journal recorded it)."
 STALE = "Team hits left out: their file changed in GitHub since it was indexed (a reindex is queued)."
 
 
-def _absent(value: object) -> bool:
-    return value is None
-
-
 def _observation_field() -> Any:
     """``observation_id``: on the wire only when the journal records the answer, so nothing changes without it."""
-    return Field(default=None, exclude_if=_absent, description=OBSERVATION_ID)
+    return Field(default=None, exclude_if=absent, description=OBSERVATION_ID)
 
 
 def passage_hit_id(passage: ContextPassage) -> str:
@@ -41,6 +45,7 @@ class SearchAnswer(BaseModel):
         default=0, description="Hits left out (from the end) because even with shortened summaries they did not fit."
     )
     stale: list[str] = Field(default_factory=list, description=STALE)
+    hint: str | None = hint_field()
 
 
 class AnsweredEntity(ContextEntity):
@@ -50,7 +55,7 @@ class AnsweredEntity(ContextEntity):
 class AnsweredPassage(ContextPassage):
     observation_id: str | None = _observation_field()
     hit_id: str | None = Field(
-        default=None, exclude_if=_absent, description="With observation_id: the id retrieval_feedback takes for it."
+        default=None, exclude_if=absent, description="With observation_id: the id retrieval_feedback takes for it."
     )
 
 
@@ -62,13 +67,16 @@ class ContextAnswer(BaseModel):
         default=0, description="Passages left out (from the end) because even shortened they did not fit the budget."
     )
     stale: list[str] = Field(default_factory=list, description=STALE)
+    hint: str | None = hint_field()
 
 
 def search_answer(result: SearchResult, stale: Set[str], observation_id: str | None) -> SearchAnswer:
     """The hits that are not stale, each with the journal entry (if any)."""
     kept = [hit for hit in result.results if hit.id not in stale]
     return SearchAnswer(
-        results=[AnsweredHit(**dict(hit), observation_id=observation_id) for hit in kept], stale=sorted(stale)
+        results=[AnsweredHit(**dict(hit), observation_id=observation_id) for hit in kept],
+        stale=sorted(stale),
+        hint=result.hint,
     )
 
 
@@ -92,4 +100,5 @@ def context_answer(result: ContextResult, stale: Set[str], observation_id: str |
             if (passage.path, passage.sha256) not in files
         ],
         stale=sorted(stale),
+        hint=result.hint,
     )

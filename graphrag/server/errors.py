@@ -30,6 +30,7 @@ from graphrag.errors import ErrorCode, GraphRagError, echo, name_list
 from graphrag.fitting import ENVELOPE_BYTES
 from graphrag.stores import answering
 
+LIST_HINT_CHARS = 80  # a longer scalar is not repeated in the hint that it should be a list
 P = ParamSpec("P")
 R = TypeVar("R")
 CODES = frozenset(get_args(ErrorCode))
@@ -181,7 +182,8 @@ def _lone_surrogate(value: Any, path: str = "") -> str | None:
 
 
 def _describe(error: ValidationError) -> str:
-    """Which arguments failed and why, from the schema's words only: the input is never repeated."""
+    """Which arguments failed and why, from the schema's words; the input is repeated only as the list a short
+    scalar was meant to be (``kinds="standards-track"``: write ``["standards-track"]``)."""
     cause = error.__cause__
     if not isinstance(cause, PydanticValidationError):
         return "the arguments do not match the tool's input schema"
@@ -190,7 +192,17 @@ def _describe(error: ValidationError) -> str:
 
 def _problems(error: PydanticValidationError) -> str:
     problems = [
-        f"{'.'.join(echo(str(part)) for part in detail['loc'])}: {detail['msg']}"
-        for detail in error.errors(include_url=False, include_context=False, include_input=False)
+        f"{'.'.join(echo(str(part)) for part in detail['loc'])}: {detail['msg']}{_as_list(detail)}"
+        for detail in error.errors(include_url=False, include_context=False)
     ]
     return name_list(problems, "; ")
+
+
+def _as_list(detail: Any) -> str:
+    """The JSON list a lone scalar was meant to be: the commonest slip of a hand-written call."""
+    value = detail.get("input")
+    if detail["type"] != "list_type" or not isinstance(value, str | int | float) or isinstance(value, bool):
+        return ""
+    if len(str(value)) > LIST_HINT_CHARS:
+        return ", even of one item: [...]"
+    return f", even of one item: {echo(json.dumps([value], ensure_ascii=False))}"
