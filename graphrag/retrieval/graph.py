@@ -139,7 +139,7 @@ class RelationPath:
         frontier: dict[str, list[list[str]]] = {start: [[start]]}
         edges: dict[tuple[str, str, str], GraphEdge] = {}
         cut = False
-        hint = None
+        hint = ""
         for number, hop in enumerate(hops, 1):
             reached: dict[str, list[list[str]]] = {}
             for step in hop:

@@ -45,7 +45,7 @@ class SearchHit(Clippable):
     )
 
 
-HINT = "Why the answer is empty or leaves out what the question names, and what to ask instead (when it does)."
+HINT = "Why it is empty or misses what was named, and what to ask instead."
 
 
 def absent(value: object) -> bool:
@@ -55,13 +55,12 @@ def absent(value: object) -> bool:
 
 def hint_field() -> Any:
     """``hint``: on the wire only when there is something to say, so an ordinary answer is unchanged."""
-    return Field(default=None, exclude_if=absent, description=HINT)
+    return Field(default="", exclude_if=lambda value: not value, description=HINT)
 
 
 class SearchResult(BaseModel):
     results: list[SearchHit] = Field(description="Best first.")
     available: int = Field(default=0, description="The ranking's length before the limit cut it.")
-    hint: str | None = hint_field()
 
 
 Scalar = str | int | float | bool
@@ -107,7 +106,7 @@ class ContextResult(BaseModel):
     paths: list[list[str]] = Field(description="Typed paths connecting them: alternating ids and relation names.")
     passages: list[ContextPassage] = Field(description="Body passages most relevant to the question, best first.")
     available: int = Field(default=0, description="Entities ranked before the limit cut them.")
-    hint: str | None = hint_field()
+    hint: str = hint_field()
 
 
 class GraphNode(BaseModel):
@@ -144,7 +143,7 @@ class GraphResult(BaseModel):
     reached_missing: list[str] | None = Field(
         default=None, description="With `path`: placeholders at its end (linked to, but no file defines them)."
     )
-    hint: str | None = hint_field()
+    hint: str = hint_field()
 
 
 class LinkPreview(Clippable):

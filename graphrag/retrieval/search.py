@@ -159,14 +159,13 @@ class PackSearch:
                 for row in rows
             ],
             available=ranking.available,
-            hint=self.outside(query, packs),
         )
 
-    def outside(self, text: str, packs: Sequence[str] | None) -> str | None:
+    def outside(self, text: str, packs: Sequence[str] | None) -> str:
         """What to say when the question names an entity by its id that lives outside the packs asked: the
         answer cannot hold it, and without a word an agent takes the unrelated hits for the answer."""
         if packs is None:
-            return None
+            return ""
         entities = self._snapshot.current().entities
         away = sorted(
             (entity, entities.packs[row])
@@ -176,7 +175,7 @@ class PackSearch:
             and entities.packs[row] not in self._hidden
         )
         if not away:
-            return None
+            return ""
         named = "; ".join(f"{entity} is in pack {pack!r}" for entity, pack in away[:OUTSIDE_SHOWN])
         return f"{named}, outside the packs asked ({', '.join(packs)}): ask without packs, or add its pack"
 

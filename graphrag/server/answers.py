@@ -45,7 +45,6 @@ class SearchAnswer(BaseModel):
         default=0, description="Hits left out (from the end) because even with shortened summaries they did not fit."
     )
     stale: list[str] = Field(default_factory=list, description=STALE)
-    hint: str | None = hint_field()
 
 
 class AnsweredEntity(ContextEntity):
@@ -67,16 +66,14 @@ class ContextAnswer(BaseModel):
         default=0, description="Passages left out (from the end) because even shortened they did not fit the budget."
     )
     stale: list[str] = Field(default_factory=list, description=STALE)
-    hint: str | None = hint_field()
+    hint: str = hint_field()
 
 
 def search_answer(result: SearchResult, stale: Set[str], observation_id: str | None) -> SearchAnswer:
     """The hits that are not stale, each with the journal entry (if any)."""
     kept = [hit for hit in result.results if hit.id not in stale]
     return SearchAnswer(
-        results=[AnsweredHit(**dict(hit), observation_id=observation_id) for hit in kept],
-        stale=sorted(stale),
-        hint=result.hint,
+        results=[AnsweredHit(**dict(hit), observation_id=observation_id) for hit in kept], stale=sorted(stale)
     )
 
 

@@ -49,14 +49,14 @@ def pack_search(
         Mode,
         Field(
             description="hybrid: names, words, meaning and the typed links around them, fused; "
-            "vector: the summary's meaning only; text: words of title, aliases, summary and body only."
+            "vector: the summary's meaning; text: the words of title, aliases, summary and body."
         ),
     ] = "hybrid",
     *,
     ctx: Context,
 ) -> SearchAnswer:
     """Entities for a query, best first, each saying why (matched; via: the typed path from a named entity).
-    Hits past the response budget are counted in `omitted`."""
+    Hits past the response budget are counted in omitted."""
     services = services_of(ctx)
     view = caller_view(services)
     packs, kinds = Catalog(services.graph, services.relations, services.snapshot, view.hidden).filters(packs, kinds)
@@ -83,9 +83,8 @@ def pack_context(
     ctx: Context,
 ) -> ContextAnswer:
     """Call this first for a question about the packs. What a multi-hop answer needs in one call: entities
-    (named first, each with why and its frontmatter attributes: authors, status, dates), the typed paths
-    connecting them, and the body passages that hold the question's words (path, line range and sha256 to
-    cite)."""
+    (named first, each with why and its frontmatter: authors, status, dates), the typed paths connecting them,
+    and the body passages that hold the question's words (path, lines and sha256 to cite)."""
     services = services_of(ctx)
     view = caller_view(services)
     packs, kinds = Catalog(services.graph, services.relations, services.snapshot, view.hidden).filters(packs, kinds)
@@ -136,7 +135,7 @@ def pack_graph(
     depth: Annotated[int, Field(description="Most hops; clamped to 1..4.")] = 2,
     relations: Annotated[
         list[Name] | None,
-        Field(description="Only these relations (e.g. part_of, or a declared inverse such as has_part)."),
+        Field(description="Only these relations (e.g. part_of, or an inverse such as has_part)."),
     ] = None,
     direction: Annotated[
         Literal["out", "in", "both"], Field(description="Follow links as declared (out), backwards (in), or both.")
@@ -183,7 +182,7 @@ def pack_get(
     ctx: Context,
 ) -> EntityPage:
     """The whole entity: frontmatter, body, and its links both ways with a preview of the other end. One too
-    large for an answer comes as its first page: read on with next_cursor."""
+    large comes as its first page: read on with next_cursor."""
     services = services_of(ctx)
     return EntityPager(current_reader(services), services.settings.graphrag_response_budget_bytes).get(
         id, cursor, format
