@@ -160,6 +160,7 @@ class StoredFile:
 
     sha256: str
     stamp: str | None = None
+    problems: tuple[Problem, ...] = ()  # what the file's last reading reported: it holds them still
 
 
 # A file changed this recently may change again within the same tick of the file system's clock, leaving its
@@ -198,7 +199,9 @@ def read_files(
         before = stored.get(rel)
         stamp = file_stamp(path, now)
         if before is not None and stamp is not None and (stamp == before.stamp or rel in settled):
-            pack.files.append(ParsedFile(path=rel, sha256=before.sha256, unchanged=True, stamp=before.stamp))
+            taken = ParsedFile(path=rel, sha256=before.sha256, unchanged=True, stamp=before.stamp)
+            taken.problems = [p.model_copy() for p in before.problems]
+            pack.files.append(taken)
             continue
         try:
             raw = read_pack_file(pack.root, path, rel)
@@ -209,7 +212,9 @@ def read_files(
             continue
         sha = hashlib.sha256(raw).hexdigest()
         if before is not None and before.sha256 == sha:
-            pack.files.append(ParsedFile(path=rel, sha256=sha, unchanged=True, stamp=stamp))
+            same = ParsedFile(path=rel, sha256=sha, unchanged=True, stamp=stamp)
+            same.problems = [p.model_copy() for p in before.problems]
+            pack.files.append(same)
         else:
             parsed = parse_file(pack.manifest, rel, raw, sha)
             parsed.stamp = stamp

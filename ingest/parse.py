@@ -41,6 +41,7 @@ _RESERVED_PROPERTIES = {
     "alias_text",
     "text_key",
     "file_stamp",
+    "file_problems",
 }
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import ExitStack, nullcontext
@@ -28,7 +29,7 @@ from ingest.model import Entity
 from ingest.packs import MANIFEST, FileKey, Pack, PackError, StoredFile, open_pack, read_files
 from ingest.phases import EMBED_BATCH, Progress, batches, timed
 from ingest.plan import Plan, Stored, StoredEntity, plan
-from ingest.report import DanglingLink, IngestReport
+from ingest.report import DanglingLink, IngestReport, Problem, held_problems, stored_problems
 from ingest.vectors import VectorsOnDemand, reembed_others, unsettled_vectors
 from ingest.writing import GraphWriter, vector_payload
 
@@ -68,16 +69,21 @@ def read_packs(paths: Sequence[Path], named: Named | None = None) -> list[Pack]:
 
 def check(paths: Sequence[Path], graph: GraphStore | None = None) -> IngestReport:
     """Validate packs without writing anything: every problem an ingest would report. With ``graph`` (read
-    only), a pack id that another folder holds there is refused as ``ingest`` refuses it; without, the report
-    says that was not checked."""
+    only), it is measured against what the graph holds, as ``ingest`` is: a pack id that another folder holds
+    there is refused, an id another pack defines is a conflict, a link to another pack's entity resolves, and
+    the counts say what an ingest would add, update or leave; without, the report says that was not checked."""
     started = time.perf_counter()
     packs = open_packs(paths)
+    stored: dict[str, StoredEntity] = {}
+    others: list[dict[str, Any]] = []
     if graph is not None:
         pack_ids = [p.manifest.id for p in packs]
         refuse_taken_ids(packs, {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)})
+        stored = {r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)}
+        others = graph.read("ingest_other_entities", packs=pack_ids)
     for pack in packs:
         read_files(pack)
-    report = plan(packs, {}, [], set(), mode="check").report
+    report = plan(packs, stored, others, set(), mode="check").report
     report.owners_checked = graph is not None
     report.timings["total"] = round(time.perf_counter() - started, 3)
     return report
@@ -121,7 +127,7 @@ def ingest(
             indexing = _write_stores(beside, writer, vectors.store, embedder, work, progress, timings)
             _remove(graph, writer, work, timings)
             indexing.result()
-        _stamp_files(graph, packs, stored, timings)
+        _stamp_files(graph, packs, stored, work.report, timings)
         _mark_settled(graph, packs, stored, work, embedder.id, pending, timings)
     timings["total"] = time.perf_counter() - started
     work.report.timings = {k: round(v, 3) for k, v in timings.items()}
@@ -248,7 +254,8 @@ def _read_changed_files(
     files: dict[str, dict[str, StoredFile]] = {}
     for entity in stored.values():
         if entity.id not in reembed:
-            files.setdefault(entity.pack, {})[entity.path] = StoredFile(entity.sha256, entity.stamp)
+            problems = stored_problems(entity.problems, entity.path)
+            files.setdefault(entity.pack, {})[entity.path] = StoredFile(entity.sha256, entity.stamp, problems)
     for pack in packs:
         pack_id = pack.manifest.id
         if pack_id in reread:
@@ -259,11 +266,17 @@ def _read_changed_files(
         read_files(pack, held, settled)
 
 
-def _stamp_files(graph: GraphStore, packs: list[Pack], stored: Stored, timings: dict[str, float]) -> None:
-    """Stamp phase: each file's stamp (``packs.file_stamp``; "" for a file that had none) on the entity of its
-    content, unless it is there already, so the next run reads only files whose stamp changed. After the
-    entities' writes, which replace every property; a run that stops before leaves files to read again."""
+def _stamp_files(
+    graph: GraphStore, packs: list[Pack], stored: Stored, report: IngestReport, timings: dict[str, float]
+) -> None:
+    """Stamp phase: each file's stamp (``packs.file_stamp``; "" for a file that had none) and its problems
+    on the entity of its content, unless the stamp is there already, so the next run reads only files whose
+    stamp changed and reports the problems of the others as they stand. After the entities' writes, which
+    replace every property; a run that stops before leaves files to read again."""
     by_path = {(e.pack, e.path): e for e in stored.entities.values()}
+    problems: dict[tuple[str | None, str], list[Problem]] = defaultdict(list)
+    for problem in [*report.errors, *report.warnings]:
+        problems[(problem.pack, problem.path)].append(problem)
     rows = []
     for pack in packs:
         pack_id = pack.manifest.id
@@ -277,7 +290,14 @@ def _stamp_files(graph: GraphStore, packs: list[Pack], stored: Stored, timings: 
             else:
                 continue
             rows.append(
-                {"id": entity_id, "pack": pack_id, "path": parsed.path, "sha256": parsed.sha256, "stamp": stamp}
+                {
+                    "id": entity_id,
+                    "pack": pack_id,
+                    "path": parsed.path,
+                    "sha256": parsed.sha256,
+                    "stamp": stamp,
+                    "problems": held_problems(problems[(pack_id, parsed.path)]),
+                }
             )
     with timed(timings, "neo4j_write"):
         for _, batch in batches(rows, STAMP_BATCH):

@@ -25,6 +25,7 @@ class StoredEntity:
     title: str | None = None
     aliases: list[str] | None = None
     stamp: str | None = None
+    problems: str | None = None  # the file's problems when it was last read (JSON, ``file_problems``)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, TypeAdapter, field_validator
 
 from graphrag.errors import echo
 
@@ -21,7 +22,11 @@ class Problem(BaseModel):
     line: int | None = None
     field: str | None = None
     message: str
-    link: bool = Field(default=False, description="An error of one link, which is not stored; the file is.")
+    link: bool = Field(
+        default=False,
+        exclude_if=lambda value: not value,
+        description="An error of one link, which is not stored; the file is.",
+    )
 
     @property
     def rejects_file(self) -> bool:
@@ -37,6 +42,25 @@ class Problem(BaseModel):
         where = self.path if self.line is None else f"{self.path}:{self.line}"
         field = f" [{self.field}]" if self.field else ""
         return f"{where}: {self.severity}{field}: {self.message}"
+
+
+_HELD = TypeAdapter(list[Problem])
+
+
+def held_problems(problems: list[Problem]) -> str:
+    """A file's problems as the graph keeps them beside its stamp (its path and pack are the entity's)."""
+    return json.dumps([p.model_dump(exclude={"path", "pack"}, exclude_defaults=True) for p in problems])
+
+
+def stored_problems(held: str | None, path: str) -> tuple[Problem, ...]:
+    """The problems a file had when it was last read, to report again while it is taken as unchanged; a
+    value that does not read as such (written by an older release, or by hand) is taken as none."""
+    if not held:
+        return ()
+    try:
+        return tuple(_HELD.validate_python([{**p, "path": path} for p in json.loads(held)]))
+    except (ValueError, TypeError):
+        return ()
 
 
 def shown(value: object) -> str:

@@ -32,6 +32,7 @@ _INTERNAL = frozenset(
         "alias_text",
         "text_key",
         "file_stamp",
+        "file_problems",
         "revision",
         "ingested_at",
     }

@@ -160,3 +160,28 @@ def test_check_without_neo4j_says_pack_ids_were_not_checked(tmp_path: Path) -> N
         "pack ids not checked against the graph (Neo4j not reachable): ingest refuses a pack id that another "
         "folder holds"
     )
+
+
+def test_a_files_problems_are_reported_by_every_run_until_it_is_fixed(run_ingest, pack_copy: Path) -> None:  # type: ignore[no-untyped-def]
+    apollo = pack_copy / "missions" / "apollo-11.md"
+    edit(apollo, "  crewed_by:", "  crewedBy:")
+    warning = "missions/apollo-11.md:11: warning [related.crewedBy]: relation 'crewedBy' read as 'crewed_by'"
+
+    first, again = run_ingest(pack_copy), run_ingest(pack_copy)  # the second reads no file: all are stamped
+    edit(apollo, "  crewedBy:", "  crewed_by:")
+    fixed = run_ingest(pack_copy)
+
+    assert [p.render() for p in first.warnings] == [p.render() for p in again.warnings] == [warning]
+    assert again.unchanged == 32 and again.updated == []
+    assert fixed.warnings == [] and fixed.updated == ["SM.MISSION.APOLLO11"]
+
+
+def test_check_after_an_ingest_counts_what_an_ingest_would_change(
+    run_ingest, graph: GraphStore, pack_copy: Path
+) -> None:  # type: ignore[no-untyped-def]
+    run_ingest(pack_copy)
+    edit(pack_copy / "bodies" / "moon.md", "only natural satellite", "only large natural satellite")
+
+    report = check([pack_copy], graph)
+
+    assert (report.added, report.updated, report.unchanged) == ([], ["SM.BODY.MOON"], 31)

@@ -24,7 +24,7 @@ def graphrag(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
     )
 
 
-def test_check_valid_pack_exits_0_and_lists_skipped_files() -> None:
+def test_check_valid_pack_exits_0_and_lists_skipped_files(graph: GraphStore) -> None:
     result = graphrag("check", str(EXAMPLES / "space-missions"))
     assert result.returncode == 0, result.stderr
     assert "skipped (no frontmatter): README.md" in result.stdout
@@ -92,7 +92,8 @@ def test_github_escaping_follows_the_runner_rules() -> None:
     assert command("warning", "plain") == "::warning::plain"
 
 
-def test_pre_commit_hook_runs_graphrag_check() -> None:
+def test_pre_commit_hook_runs_graphrag_check(graph: GraphStore) -> None:
+    """On an empty graph: one holding the example pack from another folder would rightly refuse its id."""
     import yaml
 
     hooks = yaml.safe_load((EXAMPLES.parent / ".pre-commit-hooks.yaml").read_text())
