@@ -1,6 +1,6 @@
 """``graphrag watch`` and ``graphrag serve --watch``: ingest packs, then again on every save, and tell the
 author what that save changed (errors new or fixed, links added or removed, dangling links new or
-resolved) rather than the packs' whole report again.
+resolved) rather than the packs' whole report again, and the problems each saved file still has.
 
 What a save changed is read around the ingest: the stored hash and links of the saved files before and
 after it, and the problems and dangling links of the two reports. A file saved with the same bytes as
@@ -46,6 +46,9 @@ class SaveReport(BaseModel):
 
     files: list[str] = Field(description="The saved (or deleted) files whose content changed.")
     new_problems: list[Problem] = Field(default_factory=list)
+    open_problems: list[Problem] = Field(
+        default_factory=list, description="Problems the saved files had before and still have."
+    )
     fixed_problems: list[Problem] = Field(default_factory=list)
     links_added: list[Link] = Field(default_factory=list)
     links_removed: list[Link] = Field(default_factory=list)
@@ -56,7 +59,11 @@ class SaveReport(BaseModel):
     def render(self) -> str:
         r = self.report
         lines = [f"saved {', '.join(self.files) or 'nothing new'}"]
+        unchanged = sorted({p.path for p in self.open_problems} - set(self.files))
+        if unchanged:
+            lines[0] += f" (as stored: {', '.join(unchanged)})"
         lines += [f"  new {p.render()}" for p in self.new_problems]
+        lines += [f"  still {p.render()}" for p in self.open_problems]
         lines += [f"  fixed {p.render()}" for p in self.fixed_problems]
         lines += [f"  + link {link.render()}" for link in self.links_added]
         lines += [f"  - link {link.render()}" for link in self.links_removed]
@@ -132,6 +139,8 @@ class PackWatcher:
         touched = set(changed)
         fixed = [p for key, p in self._problems.items() if (p.pack, p.path) in touched and key not in reported]
         new = [p for key, p in reported.items() if key not in self._problems]
+        saved_files = set(files)
+        still = [p for key, p in reported.items() if key in self._problems and (p.pack, p.path) in saved_files]
         for problem in fixed:
             del self._problems[_problem_key(problem)]
         self._problems.update(reported)
@@ -141,6 +150,7 @@ class PackWatcher:
         save = SaveReport(
             files=[path for _, path in changed],
             new_problems=new,
+            open_problems=still,
             fixed_problems=fixed,
             links_added=[_link(link) for link in sorted(new_links - old_links)],
             links_removed=[_link(link) for link in sorted(old_links - new_links)],

@@ -92,6 +92,11 @@ def test_each_save_prints_only_what_it_changed(graph: GraphStore, pack_copy: Pat
         assert any(line.startswith("  new missions/apollo-12.md:") and "error [title]" in line for line in report)
         assert "  - link SM.MISSION.APOLLO12 -[crewed_by]-> SM.PERSON.CONRAD (missions/apollo-12.md)" not in report
 
+        apollo.write_text(original.replace('title: "Apollo 12"', "title: [Apollo, 12]") + "\nStill broken.\n")
+        report = save_report()  # saved again, still broken: its error is said again
+        assert report[0] == "saved missions/apollo-12.md"
+        assert any(line.startswith("  still missions/apollo-12.md:") and "error [title]" in line for line in report)
+
         apollo.write_text(original)
         report = save_report()
         assert any(line.startswith("  fixed missions/apollo-12.md:") and "error [title]" in line for line in report)
