@@ -53,6 +53,7 @@ from graphrag.retrieval.graph import Neighbourhood, Walk
 from graphrag.retrieval.vector_index import open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary, Step
 from graphrag.server.app import create_server
+from graphrag.server.paging import LINKS_READ
 from graphrag.stores.graph import GraphStore
 
 RUNS = 60
@@ -104,7 +105,16 @@ def bare(settings: Settings, embedder: Embedder, graph: GraphStore, entities: in
         Neighbourhood(graph, []).around(entity_id(i * 7 % entities), 3, walk, 100)
 
     def entity(i: int) -> None:
-        graph.read("retrieval_entity", id=entity_id(i * 7 % entities), offset=0, length=32_000, preview=2000, hidden=[])
+        graph.read(
+            "retrieval_entity",
+            id=entity_id(i * 7 % entities),
+            offset=0,
+            length=32_000,
+            skip=0,
+            take=LINKS_READ,
+            preview=2000,
+            hidden=[],
+        )
 
     return {"pack_search": timed(search), "pack_graph": timed(neighbourhood), "pack_get": timed(entity)}
 
