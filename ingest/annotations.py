@@ -46,8 +46,8 @@ def workflow_commands(report: IngestReport, cwd: Path | None = None) -> list[str
     lines += [
         command(
             "notice",
-            f"dangling link {link.source} -[{link.relation}]-> {link.target}: no file defines {link.target}"
-            + (f"; nearest known ids: {', '.join(link.nearest)}" if link.nearest else ""),
+            f"dangling link {link.source} -[{link.relation}]-> {link.target}: "
+            + (f"no file defines {link.target}{link.why()}" if link.rejected_in is None else link.why()[2:]),
             file=file(link.pack, link.declared_in),
             title=f"{TOOL}: dangling link",
         )

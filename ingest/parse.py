@@ -56,6 +56,7 @@ class ParsedFile:
     skipped: bool = False
     unchanged: bool = False  # stored as it is: not parsed again
     stamp: str | None = None  # what showed the file unchanged, for the next run (packs.file_stamp)
+    claimed_id: str | None = None  # the id it defines, when that could be read (a rejected file's too)
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -98,6 +99,8 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         present = [s for s in spellings if s in data]
         if present:
             core[name] = data[present[0]]
+    if isinstance(core.get("id"), str):
+        out.claimed_id = core["id"].strip()
     try:
         front = EntityFrontmatter.model_validate(core)
     except ValidationError as exc:
@@ -112,6 +115,7 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
 
     stem = rel_path.removesuffix(".md")
     entity_id = front.id or manifest.id + "/" + re.sub(r"\s+", "-", stem)
+    out.claimed_id = entity_id
     kind = front.kind or "entity"
     title = front.title or _first_heading(fm.body) or stem.rsplit("/", 1)[-1]
     summary = front.summary if front.summary is not None else _first_paragraph(fm.body)

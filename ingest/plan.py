@@ -12,6 +12,7 @@ from typing import Any, Literal
 from graphrag.names import relation_of_type
 from ingest.model import Entity
 from ingest.packs import Pack
+from ingest.parse import ParsedFile
 from ingest.report import DanglingLink, IngestReport, PackReport, Problem, shown
 from ingest.resolve import ResolvedLink, Resolver
 
@@ -74,6 +75,7 @@ def plan(
     by_path = {(s.pack, s.path): s for s in stored.values()}
     by_id: dict[str, list[Entity | StoredEntity]] = defaultdict(list)
     rejected_paths: set[tuple[str, str]] = set()  # (pack, path) of files whose stored version stays
+    claims: list[ParsedFile] = []  # rejected files whose id could be read
     skipped_paths: set[tuple[str, str]] = set()
     for pack in packs:
         pack_report = PackReport(pack=pack.manifest.id, root=str(pack.root), files=len(pack.files))
@@ -91,6 +93,8 @@ def plan(
                 skipped_paths.add((pack.manifest.id, parsed.path))
             elif parsed.entity is None:
                 rejected_paths.add((pack.manifest.id, parsed.path))
+                if parsed.claimed_id:
+                    claims.append(parsed)
             else:
                 by_id[parsed.entity.id].append(parsed.entity)
                 pack_report.entities += 1
@@ -125,6 +129,10 @@ def plan(
         resolver.add(known.id, known.title, known.aliases or [], known.pack, known.path)
     for entity_id in kept - stored.keys():
         resolver.add(entity_id, None, [])
+
+    for parsed in claims:
+        lines = [p.line for p in parsed.problems if p.rejects_file and p.line is not None]
+        resolver.rejected(str(parsed.claimed_id), parsed.path, min(lines, default=None))
 
     result = Plan(report=report, valid=valid, resolver=resolver)
     for entity in valid:

@@ -75,10 +75,24 @@ class DanglingLink(BaseModel):
     declared_in: str
     pack: str | None = Field(default=None, description="The pack of the file that declares it.")
     nearest: list[str] = Field(default_factory=list, description="Known ids nearest to the target (a misspelt id).")
+    rejected_in: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="A file that defines the target but was rejected: fixing it resolves the link.",
+    )
+    rejected_line: int | None = Field(
+        default=None, exclude_if=lambda value: value is None, description="The line of that file's first error."
+    )
 
     def render(self) -> str:
-        hint = f"; nearest known ids: {', '.join(self.nearest)}" if self.nearest else ""
-        return f"{self.source} -[{self.relation}]-> {self.target} ({self.declared_in}){hint}"
+        return f"{self.source} -[{self.relation}]-> {self.target} ({self.declared_in}){self.why()}"
+
+    def why(self) -> str:
+        """What the author can do: fix the rejected file that defines the target, or the misspelt id."""
+        if self.rejected_in is not None:
+            line = f" (line {self.rejected_line})" if self.rejected_line is not None else ""
+            return f"; defined by {self.rejected_in}, which was rejected{line}"
+        return f"; nearest known ids: {', '.join(self.nearest)}" if self.nearest else ""
 
 
 class PackReport(BaseModel):

@@ -37,6 +37,7 @@ class Resolver:
         self._ids: set[str] = set()
         self._names: dict[str, set[str]] = defaultdict(set)
         self._files: dict[tuple[str, str], str] = {}  # (pack, pack-relative path) -> the id that file defines
+        self._rejected: dict[str, tuple[str, int | None]] = {}  # id -> (path, line) of a rejected file defining it
 
     def add(
         self,
@@ -72,16 +73,25 @@ class Resolver:
             return "is a file path, and no file of the pack at that path defines an entity: write an id"
         return "is neither an id nor a known title"
 
+    def rejected(self, entity_id: str, path: str, line: int | None) -> None:
+        """A file that would define ``entity_id`` was rejected (``line``: its first error's)."""
+        self._rejected.setdefault(entity_id, (path, line))
+
     def suggest(self, dangling: list[DanglingLink]) -> None:
         """Give each dangling link the known ids nearest to its target: a misspelt id (``SM.PROGRAM.APPOLO``)
-        dangles like a link to an entity not written yet, and the author is told which it may have meant."""
+        dangles like a link to an entity not written yet, and the author is told which it may have meant; a
+        target a rejected file would define is told as such (fixing that file resolves the link)."""
         if not dangling:
             return
+        for link in dangling:
+            link.rejected_in, link.rejected_line = self._rejected.get(link.target, (None, None))
         spellings = [(i, i) for i in sorted(self._ids)]
         spellings += [(name, next(iter(ids))) for name, ids in sorted(self._names.items()) if len(ids) == 1]
         known = NearestNames(spellings)
         nearest: dict[str, list[str]] = {}
         for link in dangling:
+            if link.rejected_in is not None:
+                continue
             if link.target not in nearest:
                 nearest[link.target] = known.of(link.target, limit=3, typos_only=True)
             link.nearest = nearest[link.target]

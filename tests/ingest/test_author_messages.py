@@ -185,3 +185,19 @@ def test_check_after_an_ingest_counts_what_an_ingest_would_change(
     report = check([pack_copy], graph)
 
     assert (report.added, report.updated, report.unchanged) == ([], ["SM.BODY.MOON"], 31)
+
+
+def test_a_link_to_a_rejected_files_id_says_that_file_defines_it(run_ingest, graph: GraphStore, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pack = tmp_path / "t"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: t\n")
+    (pack / "one.md").write_text("---\nid: T.ONE\ntitle: [One, first]\n---\n")
+    (pack / "two.md").write_text("---\nid: T.TWO\ntitle: Two\nrelated: {uses: [T.ONE]}\n---\n")
+
+    checked, ingested = check([pack], graph), run_ingest(pack)
+
+    for report in (checked, ingested):
+        assert [d.render() for d in report.dangling] == [
+            "T.TWO -[uses]-> T.ONE (two.md); defined by one.md, which was rejected (line 3)"
+        ]
+        assert [p.render() for p in report.errors] == ["one.md:3: error [title]: must be text, found ['One', 'first']"]
