@@ -42,7 +42,7 @@ def schema_svg(boxes: dict[str, int], arrows: Sequence[Arrow]) -> tuple[str, int
         graph_attr={"rankdir": "LR", "bgcolor": "transparent", "fontname": "Helvetica", "nodesep": "0.3"},
         node_attr={"shape": "box", "style": "rounded,filled", "fillcolor": "#EEF2F7", "color": "#5B6B7F",
                    "fontname": "Helvetica", "fontsize": "11"},
-        edge_attr={"fontname": "Helvetica", "fontsize": "9", "color": "#5B6B7F", "fontcolor": "#33404D"},
+        edge_attr={"fontname": "Helvetica", "fontsize": "12", "color": "#5B6B7F", "fontcolor": "#33404D"},
     )  # fmt: skip
     for name, count in sorted(boxes.items()):
         dashed = {"style": "rounded,dashed", "fillcolor": "#FFFFFF", "color": "#D0342C"} if name == MISSING_BOX else {}

@@ -5,6 +5,7 @@ links, orphans, duplicates, rejected files and the most connected entities. Read
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +19,9 @@ from ingest.plan import plan
 from ingest.report import DanglingLink, PackReport, Problem
 
 TOP_CONNECTED = 15
+MENTION_READ_BYTES = 1_000_000  # of a skipped file searched for the missing ids it names
+_SEPARATOR = re.compile(r"[./#:]")
+_ID_TOKEN = re.compile(r"[\w][\w.\-/#:]*[\w]|\w")
 
 
 class EntityRow(BaseModel):
@@ -41,6 +45,20 @@ class RelationArrow(BaseModel):
     links: int
 
 
+class DanglingGroup(BaseModel):
+    """Dangling links whose targets share a prefix: hundreds of them are read by where they point."""
+
+    prefix: str = Field(description="The targets' ids up to their last separator (PD.D of PD.D.083).")
+    links: int
+    targets: int
+    declared_in: list[str] = Field(description="The files that declare them, most first.")
+    mentioned_in: list[str] = Field(
+        default_factory=list,
+        description="Files skipped for having no frontmatter whose text names some of these targets (such a "
+        "file defines no entity).",
+    )
+
+
 class PackOverview(BaseModel):
     """Everything ``graphrag report`` shows (also its ``--json`` output)."""
 
@@ -51,6 +69,7 @@ class PackOverview(BaseModel):
     relations: dict[str, int]
     arrows: list[RelationArrow]
     dangling: list[DanglingLink]
+    dangling_groups: list[DanglingGroup] = Field(description="The dangling links by target prefix, most first.")
     orphans: list[EntityRow]
     duplicate_ids: list[Problem] = Field(description="Files that define an id another file defines too.")
     duplicate_titles: list[SameTitle]
@@ -70,6 +89,43 @@ class PackOverview(BaseModel):
         if missing:
             boxes[MISSING_BOX] = len(missing)
         return boxes, [Arrow(a.source_kind, a.relation, a.target_kind, a.links) for a in self.arrows]
+
+
+def dangling_groups(dangling: Sequence[DanglingLink], packs: Sequence[PackReport]) -> list[DanglingGroup]:
+    """Dangling links grouped by their targets' prefix, each group with the skipped files that name its
+    targets (a file of headings without frontmatter, meant to define them, defines none)."""
+    groups: dict[str, list[DanglingLink]] = defaultdict(list)
+    for link in dangling:
+        cut = [m.start() for m in _SEPARATOR.finditer(link.target)]
+        groups[link.target[: cut[-1]] if cut else link.target].append(link)
+    named = _named_in_skipped(packs)
+    found = []
+    for prefix, links in groups.items():
+        targets = {link.target for link in links}
+        found.append(
+            DanglingGroup(
+                prefix=prefix,
+                links=len(links),
+                targets=len(targets),
+                declared_in=[path for path, _ in Counter(link.declared_in for link in links).most_common()],
+                mentioned_in=sorted(path for path, tokens in named.items() if targets & tokens),
+            )
+        )
+    return sorted(found, key=lambda g: (-g.links, g.prefix))
+
+
+def _named_in_skipped(packs: Sequence[PackReport]) -> dict[str, set[str]]:
+    """Each skipped file's id-like words, by path."""
+    tokens: dict[str, set[str]] = {}
+    for pack in packs:
+        for path in pack.skipped:
+            try:
+                with (Path(pack.root) / path).open("rb") as file:
+                    text = file.read(MENTION_READ_BYTES).decode("utf-8", errors="replace")
+            except OSError:
+                continue
+            tokens[path] = set(_ID_TOKEN.findall(text))
+    return tokens
 
 
 def overview(paths: Sequence[Path]) -> PackOverview:
@@ -108,6 +164,7 @@ def overview(paths: Sequence[Path]) -> PackOverview:
             RelationArrow(source_kind=s, relation=r, target_kind=t, links=n) for (s, r, t), n in sorted(arrows.items())
         ],
         dangling=report.dangling,
+        dangling_groups=dangling_groups(report.dangling, report.packs),
         orphans=sorted((r for r in rows if r.links == 0), key=lambda r: (r.pack, r.path)),
         duplicate_ids=duplicate_ids,
         duplicate_titles=[

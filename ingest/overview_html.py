@@ -57,6 +57,23 @@ def _entities(rows: Sequence[EntityRow], with_links: bool) -> str:
     return _table(["id", "title", "kind", "file"], [(r.id, r.title, r.kind, r.path) for r in rows])
 
 
+def _groups(view: PackOverview) -> str:
+    """The dangling links by target prefix, and the skipped files that name their targets."""
+    notes = "".join(
+        f'<p class="muted">{escape(", ".join(g.mentioned_in))} (skipped: no frontmatter) '
+        f"name{'s' if len(g.mentioned_in) == 1 else ''} missing targets <code>{escape(g.prefix)}…</code>, but a "
+        "file without frontmatter defines no entity: give each target a file of its own with frontmatter, or "
+        "link to an entity that exists.</p>"
+        for g in view.dangling_groups
+        if g.mentioned_in
+    )
+    rows = [
+        (g.prefix + "…", g.links, g.targets, ", ".join(g.declared_in[:3]) + (" …" if len(g.declared_in) > 3 else ""))
+        for g in view.dangling_groups
+    ]
+    return notes + _table(["target prefix", "links", "targets", "declared in"], rows, [1, 2])
+
+
 def _figure(label: str, value: int, bad: bool = False) -> str:
     return f'<div class="figure{" bad" if bad and value else ""}"><b>{value:,}</b>{escape(label)}</div>'
 
@@ -104,8 +121,9 @@ def render_html(view: PackOverview) -> str:
             "Entities sharing a title (a link by that title resolves to none of them)",
             _table(["title", "ids"], [(d.title, ", ".join(d.ids)) for d in view.duplicate_titles]),
         ),
+        ("Dangling links by target (targets no file defines)", _groups(view)),
         (
-            "Dangling links (targets no file defines)",
+            "Dangling links, one by one",
             _table(
                 ["file", "source", "relation", "missing target"],
                 [(d.declared_in, d.source, d.relation, d.target) for d in view.dangling],

@@ -89,3 +89,23 @@ def test_the_schema_draws_one_arrow_per_pair_of_kinds_and_lists_unlinked_kinds_a
     assert svg.count('class="edge"') == len(pairs) < len(view.diagram()[1])
     assert "near (1)" in svg and "under (1)" in svg  # the two self-loops of cave, on one arrow
     assert "Kinds with no links: hermit (1)." in page and "hermit" not in svg
+
+
+def test_dangling_links_are_grouped_by_target_and_a_skipped_file_naming_them_is_said(tmp_path: Path) -> None:
+    """Hundreds of dangling links to headings of one file without frontmatter read as one finding."""
+    pack = tmp_path / "terms"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: terms\n")
+    (pack / "glossary.md").write_text("# Glossary\n\n## TD.D.001 Load\n\n## TD.D.002 Stress\n")  # no frontmatter
+    for n in (1, 2):
+        (pack / f"use-{n}.md").write_text(f"---\nid: TU.{n}\nrelated: {{uses: [TD.D.00{n}, TD.D.001]}}\n---\n")
+    (pack / "other.md").write_text("---\nid: TU.3\nrelated: {uses: [ELSEWHERE.X]}\n---\n")
+
+    view = overview([pack])
+    page = render_html(view)
+
+    [terms, elsewhere] = view.dangling_groups
+    assert (terms.prefix, terms.links, terms.targets, terms.mentioned_in) == ("TD.D", 3, 2, ["glossary.md"])
+    assert terms.declared_in == ["use-2.md", "use-1.md"]  # most first
+    assert (elsewhere.prefix, elsewhere.links, elsewhere.mentioned_in) == ("ELSEWHERE", 1, [])
+    assert "glossary.md (skipped: no frontmatter) names missing targets <code>TD.D…</code>" in page
