@@ -60,9 +60,6 @@ STOP_WORDS = frozenset(
     """.split()
 )
 
-# The pack graph model's own labels (schema.cypher): the full-text indexes over them are the service's.
-# Kinds are kept off these and every other label of cypher/ by ingest (``ingest.labels``).
-GRAPH_MODEL_LABELS = frozenset({"Entity", "Missing", "Pack", "Passage"})
 TEAM_PACK_PREFIX = "github:"  # pack ids of team sources (GitHub repositories); no local pack may take one
 
 

@@ -27,7 +27,6 @@ MAVEN_TIMEOUT_S = 900
 Progress = Callable[[str, bool], None]
 # Maven's batch-mode lines for a file fetched from a repository and a jar copied into lib/.
 _DOWNLOADED = re.compile(r"Downloaded from [^:]+: \S*/([^/\s]+) \(([\d.]+) (B|kB|KB|MB|GB)")
-_COPYING = re.compile(r"Copying (\S+\.jar) to ")
 _UNITS = {"B": 1, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9}
 
 

@@ -156,17 +156,6 @@ class GraphStore(Store):
         with self._driver.session(database=self._database) as session:
             session.execute_write(_timed_work(work))
 
-    def write_batches(self, name: str, key: str, rows: Sequence[Any], batch: int = BATCH_ROWS) -> None:
-        """``UNWIND`` writes, one transaction per batch of rows bound to ``$key``."""
-        text = query(name).body
-
-        def work(tx: ManagedTransaction, chunk: Sequence[Any]) -> None:
-            tx.run(text, {key: chunk}).consume()
-
-        with self._driver.session(database=self._database) as session:
-            for chunk in _chunks(rows, batch):
-                session.execute_write(_timed_work(work), chunk)
-
 
 @retry(
     retry=retry_if_exception_type(ServiceUnavailable),
@@ -195,11 +184,6 @@ def fulltext_definition(statement: str) -> tuple[str, tuple[list[str], list[str]
     name, label, fields, analyzer, eventually = match.groups()
     properties = [field.strip().split(".", 1)[-1] for field in fields.split(",")]
     return name, ([label], properties, analyzer, eventually == "true")
-
-
-def _chunks(rows: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
-    for start in range(0, len(rows), size):
-        yield rows[start : start + size]
 
 
 __all__ = ["GraphRagError", "GraphStore", "Neo4jError"]

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from graphrag.errors import ECHO_CHARS
 from graphrag.memory.model import Relation
-from graphrag.names import GRAPH_MODEL_LABELS
 from graphrag.stores.cypher import parse_cypher
 from ingest.labels import RECORD_LINK_TYPES, labels_in, service_labels, service_relationship_types
 from ingest.limits import (
@@ -215,7 +214,7 @@ def test_not_utf8_names_its_line_after_a_bom_and_cr_lines() -> None:
 
 
 def test_reserved_labels_are_read_from_the_cypher_files() -> None:
-    assert GRAPH_MODEL_LABELS | {"MemoryRecord", "Project", "Workspace"} <= service_labels()
+    assert {"Entity", "Missing", "Pack", "Passage", "MemoryRecord", "Project", "Workspace"} <= service_labels()
     query = "MATCH (a:X:Y)-[r:REL]->(b {k: 1}) WHERE b:Z SET c:W RETURN {id:a.id}, 'n:Quoted' // d:Comment"
     assert labels_in(parse_cypher("example", query)) == {"X", "Y", "Z", "W"}
 
