@@ -52,12 +52,13 @@ class QdrantServer:
 
     def _check_version(self, url: str) -> None:
         """One log line when the server is more than a minor version from the client (the pair is tested
-        within one: docker-compose.yml). A server that does not answer yet is said by the first real call."""
-        from qdrant_client.http.exceptions import ResponseHandlingException
+        within one: docker-compose.yml). A server that does not answer, or refuses the key, is said by the first
+        real call, as an unavailable store."""
+        from qdrant_client.http.exceptions import ApiException
 
         try:
             server = self._client.info().version
-        except (ResponseHandlingException, OSError):
+        except (ApiException, OSError):
             return
         client = metadata.version("qdrant-client")
         if not _within_a_minor(server, client):
