@@ -199,9 +199,7 @@ def read_files(
         before = stored.get(rel)
         stamp = file_stamp(path, now)
         if before is not None and stamp is not None and (stamp == before.stamp or rel in settled):
-            taken = ParsedFile(path=rel, sha256=before.sha256, unchanged=True, stamp=before.stamp)
-            taken.problems = [p.model_copy() for p in before.problems]
-            pack.files.append(taken)
+            pack.files.append(_as_stored(rel, before, before.stamp))
             continue
         try:
             raw = read_pack_file(pack.root, path, rel)
@@ -212,13 +210,18 @@ def read_files(
             continue
         sha = hashlib.sha256(raw).hexdigest()
         if before is not None and before.sha256 == sha:
-            same = ParsedFile(path=rel, sha256=sha, unchanged=True, stamp=stamp)
-            same.problems = [p.model_copy() for p in before.problems]
-            pack.files.append(same)
+            pack.files.append(_as_stored(rel, before, stamp))
         else:
             parsed = parse_file(pack.manifest, rel, raw, sha)
             parsed.stamp = stamp
             pack.files.append(parsed)
+
+
+def _as_stored(rel: str, before: StoredFile, stamp: str | None) -> ParsedFile:
+    """A file taken as the graph holds it, with the problems it still has."""
+    taken = ParsedFile(path=rel, sha256=before.sha256, unchanged=True, stamp=stamp)
+    taken.problems = [problem.model_copy() for problem in before.problems]
+    return taken
 
 
 class Unreadable(Exception):

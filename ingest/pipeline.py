@@ -74,16 +74,10 @@ def check(paths: Sequence[Path], graph: GraphStore | None = None) -> IngestRepor
     the counts say what an ingest would add, update or leave; without, the report says that was not checked."""
     started = time.perf_counter()
     packs = open_packs(paths)
-    stored: dict[str, StoredEntity] = {}
-    others: list[dict[str, Any]] = []
-    if graph is not None:
-        pack_ids = [p.manifest.id for p in packs]
-        refuse_taken_ids(packs, {r["id"]: r for r in graph.read("ingest_stored_packs", packs=pack_ids)})
-        stored = {r["id"]: StoredEntity(**r) for r in graph.read("ingest_stored_entities", packs=pack_ids)}
-        others = graph.read("ingest_other_entities", packs=pack_ids)
+    stored = _read_stored(graph, packs, schema=False) if graph is not None else None
     for pack in packs:
         read_files(pack)
-    report = plan(packs, stored, others, set(), mode="check").report
+    report = plan(packs, stored.entities if stored else {}, stored.others if stored else [], set(), mode="check").report
     report.owners_checked = graph is not None
     report.timings["total"] = round(time.perf_counter() - started, 3)
     return report
@@ -136,7 +130,8 @@ def ingest(
 
 
 def _read_stored(graph: GraphStore, packs: list[Pack], schema: bool) -> Stored:
-    """Read phase: a pack id that another folder holds stops the run here, before anything is written."""
+    """Read phase (also ``check``'s, without ``schema``): a pack id that another folder holds stops the run
+    here, before anything is written."""
     if schema:
         ensure_entity_schema(graph)
     pack_ids = [p.manifest.id for p in packs]
