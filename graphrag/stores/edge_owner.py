@@ -29,7 +29,6 @@ from multiprocessing.connection import Client, Connection, answer_challenge, del
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
 from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_fixed
 
 from graphrag.errors import StoreUnavailable
@@ -43,7 +42,6 @@ CALLS = frozenset(
         "delete",
         "payloads",
         "fingerprints",
-        "snapshot",
         "search",
         "count",
         "embedder",
@@ -200,11 +198,5 @@ def dispatch(engine: Engine, where: str, name: str, args: tuple[Any, ...]) -> An
         return {payload["id"]: payload for payload, _ in scroll(engine, None, True, False)}
     if name == "fingerprints":
         return {payload["id"]: payload["sha256"] for payload, _ in scroll(engine, args[0], ["id", "sha256"], False)}
-    if name == "snapshot":
-        rows = scroll(engine, None, True, True)
-        if not rows:  # a collection with no point yet (every file of its packs was rejected)
-            return engine.embedder(), [], np.zeros((0, 0), np.float32)
-        matrix = np.asarray([vector for _, vector in rows], dtype=np.float32).reshape(len(rows), -1)
-        return engine.embedder(), [payload for payload, _ in rows], matrix
     method: Callable[..., Any] = getattr(engine, name)
     return method(*args)

@@ -165,8 +165,14 @@ class VectorStore(Store):
 
     def snapshot(self) -> tuple[str | None, list[dict[str, Any]], Vectors]:
         """Every point at once (embedder id, payloads, vectors): tests and consistency checks."""
-        found: tuple[str | None, list[dict[str, Any]], Vectors] = self._call("snapshot")
-        return found
+        payloads: list[dict[str, Any]] = []
+        matrices: list[Vectors] = []
+        for page, vectors in self.pages():
+            payloads += page
+            matrices.append(vectors)
+        # a collection with no point yet (every file of its packs was rejected) has no dimension to show
+        matrix = np.vstack(matrices) if matrices else np.zeros((0, 0), np.float32)
+        return self.embedder(), payloads, matrix
 
     def search(
         self, vector: Vectors, limit: int, packs: Names, kinds: Names, embedder: str, ef: int | None = None
