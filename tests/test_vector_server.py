@@ -17,16 +17,13 @@ from graphrag.stores.edge import COLLECTION, HNSW_EF_CONSTRUCT, HNSW_M
 from graphrag.stores.vectors import VectorStore
 from tests.conftest import EXAMPLES, store_env
 from tests.qdrant_server import QdrantNode
+from tests.test_vector_store import points
 
 EMBEDDER = "some-embedder"
 
 
-def _points(count: int, seed: int = 0) -> tuple[list[dict[str, str]], np.ndarray]:
-    payloads = [
-        {"id": f"E{i}", "pack": f"p{i % 3}", "kind": f"k{i % 2}", "title": f"t{i}", "path": f"{i}.md", "sha256": str(i)}
-        for i in range(count)
-    ]
-    return payloads, np.random.default_rng(seed).standard_normal((count, 16)).astype(np.float32)
+def _points(count: int) -> tuple[list[dict[str, str]], np.ndarray]:
+    return points(count, dimension=16)
 
 
 @pytest.fixture

@@ -37,12 +37,13 @@ from tests.conftest import EXAMPLES
 EMBEDDER = "some-embedder"
 
 
-def _points(count: int, seed: int = 0) -> tuple[list[dict[str, str]], np.ndarray]:
+def points(count: int, seed: int = 0, dimension: int = 8) -> tuple[list[dict[str, str]], np.ndarray]:
+    """``count`` points with the service's payload, in three packs and two kinds, of random vectors."""
     payloads = [
         {"id": f"E{i}", "pack": f"p{i % 3}", "kind": f"k{i % 2}", "title": f"t{i}", "path": f"{i}.md", "sha256": str(i)}
         for i in range(count)
     ]
-    return payloads, np.random.default_rng(seed).standard_normal((count, 8)).astype(np.float32)
+    return payloads, np.random.default_rng(seed).standard_normal((count, dimension)).astype(np.float32)
 
 
 def _python(code: str, home: Path) -> subprocess.Popen[str]:
@@ -57,7 +58,7 @@ def _python(code: str, home: Path) -> subprocess.Popen[str]:
 def test_filters_run_in_the_engine_on_indexed_fields(settings: Settings) -> None:
     from qdrant_edge import EdgeShard
 
-    payloads, vectors = _points(60)
+    payloads, vectors = points(60)
     with VectorStore.open(settings) as store:
         store.ensure_collection(EMBEDDER, 8)
         store.upsert(payloads, vectors)
@@ -101,7 +102,7 @@ def test_a_shard_built_from_edges_default_candidates_is_searched_with_a_longer_l
 
 @pytest.mark.engines
 def test_vectors_of_another_embedder_are_refused_to_queries(settings: Settings) -> None:
-    payloads, vectors = _points(3)
+    payloads, vectors = points(3)
     with VectorStore.open(settings) as store:
         store.ensure_collection(EMBEDDER, 8)
         store.upsert(payloads, vectors)
@@ -112,7 +113,7 @@ def test_vectors_of_another_embedder_are_refused_to_queries(settings: Settings) 
 def test_another_process_writes_through_the_holder_and_takes_over_when_it_closes(settings: Settings) -> None:
     """The holder (here a second process) keeps the shard loaded; this process's writes go through it, are
     searchable there at once, and after the holder closes this process loads the shard itself."""
-    payloads, vectors = _points(20)
+    payloads, vectors = points(20)
     holder = _python(
         """
         import sys
@@ -164,7 +165,7 @@ def test_a_collection_without_points_snapshots_as_empty(settings: Settings) -> N
 def test_a_local_mode_folder_moves_into_the_shard_once(settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
     from qdrant_client import QdrantClient, models
 
-    payloads, vectors = _points(25)
+    payloads, vectors = points(25)
     old = settings.graphrag_home / "qdrant"
     client = QdrantClient(path=str(old))
     client.create_collection(
