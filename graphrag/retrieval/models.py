@@ -146,20 +146,28 @@ class GraphResult(BaseModel):
     hint: str = hint_field()
 
 
+def _unset(value: object) -> bool:
+    return value is None or value is False
+
+
 class LinkPreview(Clippable):
-    """A typed link of an entity, with a preview of the entity at the other end."""
+    """A typed link of an entity, with a preview of the entity at the other end. A field at its default (null,
+    false) is left out on the wire: a hub's page holds hundreds of links, and each key costs every one of them."""
 
     clip_fields: ClassVar[tuple[str, ...]] = ("summary",)
 
+    content_truncated: bool = Field(default=False, exclude_if=_unset)
     relation: str
     id: str
-    kind: str | None
+    kind: str | None = Field(default=None, exclude_if=_unset)
     title: str
-    summary: str | None
-    missing: bool
-    weight: float | None = None
-    note: str | None = None
-    declared_in: str | None = Field(default=None, description="The file that declared the link.")
+    summary: str | None = Field(default=None, exclude_if=_unset)
+    missing: bool = Field(default=False, exclude_if=_unset)
+    weight: float | None = Field(default=None, exclude_if=_unset)
+    note: str | None = Field(default=None, exclude_if=_unset)
+    declared_in: str | None = Field(
+        default=None, exclude_if=_unset, description="The file that declared the link, when not its source's."
+    )
 
 
 class EntityPage(Clippable):

@@ -3,8 +3,10 @@ opaque cursors.
 
 The first page holds the metadata and as many links as fit; later pages hold the links that follow
 (outgoing first, then incoming, in the stored order), then the body. So a hub with thousands of links reads
-in pages like a long body does. A page of links keeps each preview at ``LINK_PREVIEW_UNITS`` or more: at the
-full 2,000 units only four links would fit a 32,000-byte page, and a 5,000-link hub would take 1,250 pages.
+in pages like a long body does. A page of links cuts the summaries of the other ends to ``LINK_PREVIEW_UNITS``
+(at the full 2,000 units only four links would fit a 32,000-byte page, and a 5,000-link hub would take 1,250
+pages), and leaves them out when even those would hold fewer than ``LINKS_PER_PAGE`` links: then a page
+costs each link its relation, id, kind and title.
 
 A cursor carries the entity id, the format, the revision, the link offset and the body offset (in code
 points, so a page never splits a character). It is not an authorisation: every page is read and checked
@@ -13,6 +15,7 @@ afresh. Cursors are plain base64 a client can forge, so offsets are checked agai
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import Field
@@ -25,7 +28,8 @@ from graphrag.server.budget import Texts, fit_items, largest_fitting
 
 Format = Literal["full", "metadata"]
 LINK_PREVIEW_UNITS = 100  # previews on a page of links are shortened to this before fewer links are listed
-LINKS_READ = 400  # links read for one page: more than the smallest previews let a 32,000-byte page hold
+LINKS_PER_PAGE = 200  # fewer with summaries on a page of links, and previews go without them
+LINKS_READ = 400  # links read for one page: more than the shortest previews let a 32,000-byte page hold
 
 
 class Cursor(OpaqueCursor):
@@ -140,12 +144,21 @@ class EntityPager:
 
         texts = Texts.of([*owners, *(link for _, link in rest)])
         texts.cap(LINK_PREVIEW_UNITS)
-        try:
-            count = len(_links(largest_fitting(placed, 1, len(rest), self._budget, "a page of links")))
-        except ResponseTooLarge:
-            count = 1  # one link, its preview shortened further below (or response_too_large)
+        count = self._most(placed, len(rest))
+        if count < min(LINKS_PER_PAGE, len(rest)):  # short previews: the other end's summary left out
+            for _, link in rest:
+                link.summary, link.content_truncated = None, False
+            texts = Texts.of(owners)
+            count = self._most(placed, len(rest))
         what = "the entity's metadata and links" if first else "a page of links"
         return texts.first(len(owners) + count).fit(placed(count), self._budget, what), skip + count
+
+    def _most(self, placed: Callable[[int], EntityPage], available: int) -> int:
+        """How many links (at least one) ``placed`` can hold within the budget."""
+        try:
+            return len(_links(largest_fitting(placed, 1, available, self._budget, "a page of links")))
+        except ResponseTooLarge:
+            return 1  # one link, its preview shortened further by the caller (or response_too_large)
 
 
 def _links(page: EntityPage) -> list[tuple[bool, LinkPreview]]:

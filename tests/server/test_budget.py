@@ -98,7 +98,8 @@ async def links_read_in_pages_even_at_the_smallest_budget(client_for) -> None:  
     links = [link for page in pages for link in page["outgoing"] or []]
     assert [link["id"] for link in links] == [f"C.{i:03d}" for i in range(HITS)]
     assert pages[0]["title"] == "Hub" and all(page["title"] is None for page in pages[1:])
-    assert all(link["summary"].startswith("Rocket engine") and link["content_truncated"] for link in links)
+    # fewer than 200 links fit a page with summaries: the previews go without them
+    assert all(set(link) == {"relation", "id", "kind", "title"} for link in links)
 
 
 async def read_pages(client, entity_id: str, budget: int) -> list[dict]:  # type: ignore[no-untyped-def,type-arg]

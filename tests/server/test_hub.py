@@ -52,16 +52,30 @@ async def test_a_relation_path_through_a_hub_goes_on_from_a_bounded_frontier(  #
 
 async def test_a_hubs_links_read_in_pages_of_hundreds(tmp_path: Path, run_ingest, client_for) -> None:  # type: ignore[no-untyped-def]
     run_ingest(hub_pack(tmp_path / "hub"))
-    seen: list[str] = []
-    pages = 0
+    pages: list[list[dict[str, Any]]] = []
     cursor = "start"
     async with client_for() as client:
         while cursor:
             page = (await client.call_tool("pack_get", {"id": "HUB", "cursor": cursor})).structured_content
-            seen += [link["id"] for link in page.get("incoming") or []]
-            pages += 1
+            pages.append(page.get("incoming") or [])
             cursor = page["next_cursor"]
-    assert seen == [f"S.{i:03}" for i in range(SPOKES)]
-    # each page reads one window of links (their ids sorted, previews for the window only); a page holds what
-    # the budget lets through, each preview twice on the wire (structured and text content)
-    assert pages <= 6
+    assert [link["id"] for page in pages for link in page] == [f"S.{i:03}" for i in range(SPOKES)]
+    # with summaries a page would hold fewer than 200 links: previews go without them, and without the fields
+    # at their defaults (each preview travels twice: structured and text content); 70 a page before
+    assert [len(page) for page in pages] == [195, 195, 10]
+    assert pages[0][0] == {"relation": "part_of", "id": "S.000", "kind": "spoke", "title": "Spoke 0"}
+
+
+async def test_a_link_says_its_file_only_when_its_source_did_not_declare_it(  # type: ignore[no-untyped-def]
+    tmp_path: Path, run_ingest, client_for
+) -> None:
+    pack = tmp_path / "parts"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: parts\nrelations:\n  part_of: {inverse: has_part}\n", encoding="utf-8")
+    write_entity(pack, "WHOLE", title="Whole", related="{has_part: [WHEEL]}")  # declared by the target
+    write_entity(pack, "WHEEL", title="Wheel")
+    write_entity(pack, "AXLE", title="Axle", related="{part_of: [WHOLE]}")
+    run_ingest(pack)
+    async with client_for() as client:
+        whole = (await client.call_tool("pack_get", {"id": "WHOLE"})).structured_content
+    assert {link["id"]: link.get("declared_in") for link in whole["incoming"]} == {"AXLE": None, "WHEEL": "whole.md"}
