@@ -45,6 +45,7 @@ class SearchAnswer(BaseModel):
         default=0, description="Hits left out (from the end) because even with shortened summaries they did not fit."
     )
     stale: list[str] = Field(default_factory=list, description=STALE)
+    hint: str = hint_field()
 
 
 class AnsweredEntity(ContextEntity):

@@ -54,6 +54,19 @@ class Services:
         indexer = Indexer(settings, graph, embedder, live.write, teams)
         return cls(settings, graph, embedder, vectors, relations, search, snapshot, live, teams, indexer)
 
+    def vectors_lost(self) -> str:
+        """A coded note for answers by meaning when the vector store holds fewer vectors than the graph has
+        entities (a shard that lost points): the rest are found by words and links only, until an ingest of
+        their packs embeds them again (the server marked them at start). Empty when nothing is lost."""
+        expected: int = self.snapshot.derived("real entities", lambda copy: int((~copy.entities.missing).sum()))
+        held = self.vectors.count()
+        if held >= expected:
+            return ""
+        return (
+            f"vectors_lost: the vector store holds vectors for {held:,} of {expected:,} entities; the others are "
+            "found by words and links only until `graphrag ingest` on their packs embeds them again"
+        )
+
 
 Background = Callable[[Services, threading.Event], None]  # runs beside the server until the event is set
 

@@ -112,8 +112,8 @@ def register_memory_tools(mcp: FastMCP, expander: QueryExpander | None = None) -
         ] = None,
         workspace: Annotated[Name, Field(description="Workspace of the records.")] = "default",
     ) -> Validation:
-        """Check every record of one source: with a current hash, mark drifted records stale (and clear
-        the mark of records that match again); report each record's status."""
+        """Check one source's records: with a current hash, mark drifted ones stale (clear it on those that
+        match again); report each status."""
         services = services_of(ctx)
         project = current_caller().project
         require_workspace(services.graph, project, workspace)

@@ -64,6 +64,8 @@ def pack_search(
     left_out = stale(services, view, (Indexed(h.id, h.pack, h.path, h.sha256) for h in result.results))
     observed = current_observation()
     answer = search_answer(result, left_out, observed.observation_id if observed else None)
+    if mode != "text":
+        answer.hint = services.vectors_lost()
     if observed is not None:
         observed.stamp_search(answer, result.available, mode)
     fitted = fit_list(answer, "results", services.settings.graphrag_response_budget_bytes, "the search results")
@@ -92,6 +94,7 @@ def pack_context(
     left_out = stale(services, view, (Indexed(e.id, e.pack, e.path, e.sha256) for e in result.entities))
     observed = current_observation()
     answer = context_answer(result, left_out, observed.observation_id if observed else None)
+    answer.hint = " ".join(filter(None, (services.vectors_lost(), answer.hint)))
     if observed is not None:
         observed.stamp_context(answer, result.available)
     fitted = _fit_context(answer, services.settings.graphrag_response_budget_bytes)

@@ -198,6 +198,17 @@ async def test_a_shard_that_lost_points_is_degraded_and_the_next_ingest_embeds_t
         health = (await http.get(f"{base}/health", timeout=10)).json()
     assert health == {"status": "degraded", "store": "qdrant"}
     assert "the vector store holds vectors for 29 of 32 entities" in caplog.text
+    lost = "vectors_lost: the vector store holds vectors for 29 of 32 entities; the others are found by words"
+    question = {"query": "the first crewed lunar landing"}
+    async with Client(create_server(settings, embedder=embedder)) as client:
+        for mode in ("hybrid", "vector"):
+            answer = await client.call_tool("pack_search", {**question, "mode": mode})
+            assert answer.structured_content["hint"].startswith(lost), mode
+        assert "hint" not in (await client.call_tool("pack_search", {**question, "mode": "text"})).structured_content
+        context = await client.call_tool("pack_context", {"question": question["query"]})
+        assert context.structured_content["hint"].startswith(lost)
     assert run_ingest(EXAMPLES / "space-missions").embedded == 3
     async with served_over_http(create_server(settings, embedder=embedder)) as base, httpx.AsyncClient() as http:
         assert (await http.get(f"{base}/health", timeout=10)).json() == {"status": "ok"}
+    async with Client(create_server(settings, embedder=embedder)) as client:
+        assert "hint" not in (await client.call_tool("pack_search", question)).structured_content
