@@ -1,6 +1,7 @@
 """A bounded HTTP load on ``graphrag serve``: concurrent MCP clients making mixed tool calls.
 
     python -m bench.http_load --clients 8 --calls 250 --entities 10000
+    python -m bench.http_load --clients 32 --calls 100000 --seconds 60 --entities 10000   # a minute of 32
     python -m bench.http_load --clients 2 --calls 150 --entities 100000 --keep DIR   # serve's memory at 100k
     GRAPHRAG_EMBEDDER=bench.stored_vectors:from_environment BENCH_VECTOR_BANK=DIR/bank.npy \
         python -m bench.http_load --clients 2 --calls 150 --entities 1000000 --sections 0 --keep DIR  # a million
@@ -12,7 +13,8 @@ that never ingested anything, then lets
 ``--clients`` MCP clients (streamable HTTP) each make ``--calls`` calls, cycling through pack_search
 (hybrid and vector), pack_context, pack_graph, pack_get and the memory ``search``. Prints throughput,
 p50/p95/p99 per tool, every error, and the server process's resident memory before and after the calls,
-and its peak. Only loopback is ever addressed; every loop is bounded by the call count and a deadline.
+and its peak. Only loopback is ever addressed; every loop is bounded by the call count and a deadline
+(``--seconds``, 600 unless given: a client stops calling there).
 
 Measured at 100,000 entities on the Edge shard (``--clients 2 --calls 150``, stored vectors:
 ``GRAPHRAG_EMBEDDER=bench.stored_vectors:from_environment``, a shared 2-core machine at load average about
@@ -96,10 +98,10 @@ async def client_run(url: str, calls: int, entities: int, offset: int, deadline:
     return out
 
 
-async def load(url: str, clients: int, calls: int, entities: int) -> list[tuple[str, float, str]]:
+async def load(url: str, clients: int, calls: int, entities: int, seconds: float) -> list[tuple[str, float, str]]:
     async with Client(url) as client:  # one record, so the memory workspace is active
         await client.call_tool("save_memory", {"content": "deploy staging database nightly", "source": "bench"})
-    deadline = time.monotonic() + DEADLINE_SECONDS
+    deadline = time.monotonic() + seconds
     runs = await asyncio.gather(*(client_run(url, calls, entities, c * calls, deadline) for c in range(clients)))
     return [sample for run in runs for sample in run]
 
@@ -148,6 +150,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="Folder that keeps the pack and its Qdrant between runs.")
     parser.add_argument("--port", type=int, help="The server's loopback port (default: a free one).")
     parser.add_argument("--sections", type=int, default=3, help="Body sections per entity (bench/synthetic.py).")
+    parser.add_argument("--seconds", type=float, default=DEADLINE_SECONDS, help="Clients stop calling after this.")
     args = parser.parse_args()
     with contextlib.ExitStack() as stack:
         work = args.keep or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="graphrag-bench-load-")))
@@ -157,13 +160,13 @@ def main() -> None:
                 embedder = load_embedder(settings.graphrag_embedder)
                 ingested(work, args.entities, 3, settings, graph, embedder, args.keep is not None, args.sections)
                 del embedder  # only the server's own memory is measured, in its own process
-                serve(settings, args.clients, args.calls, args.entities, args.port or free_port())
+                serve(settings, args, args.port or free_port())
             finally:
                 if not args.keep:
                     graph.run_auto_commit("bench_cleanup", pack=PACK, prefix="BENCH.")
 
 
-def serve(settings: Settings, clients: int, calls: int, entities: int, port: int) -> None:
+def serve(settings: Settings, args: argparse.Namespace, port: int) -> None:
     """Start ``graphrag serve --transport http`` on ``port`` over the store, load it, and report."""
     env = {**os.environ, "GRAPHRAG_HOME": str(settings.graphrag_home)}
     command = [sys.executable, "-m", "graphrag.cli", "serve", "--transport", "http", "--port", str(port)]
@@ -174,7 +177,8 @@ def serve(settings: Settings, clients: int, calls: int, entities: int, port: int
             print(f"server healthy {ready:.1f}s after its start", flush=True)
             memory = {"before": memory_mb(server.pid)}
             started = time.perf_counter()
-            samples = asyncio.run(load(f"http://127.0.0.1:{port}/mcp", clients, calls, entities))
+            url = f"http://127.0.0.1:{port}/mcp"
+            samples = asyncio.run(load(url, args.clients, args.calls, args.entities, args.seconds))
             wall = time.perf_counter() - started
             memory |= {"after": memory_mb(server.pid), "peak": memory_mb(server.pid, "VmHWM")}
             report(samples, wall, memory)
