@@ -49,7 +49,7 @@ def workflow_commands(report: IngestReport, cwd: Path | None = None) -> list[str
             f"dangling link {link.source} -[{link.relation}]-> {link.target}: "
             + (f"no file defines {link.target}{link.why()}" if link.rejected_in is None else link.why()[2:]),
             file=file(link.pack, link.declared_in),
-            title=f"{TOOL}: dangling link",
+            title=f"{TOOL} {link.code}: dangling link",
         )
         for link in report.dangling
     ]
@@ -57,5 +57,5 @@ def workflow_commands(report: IngestReport, cwd: Path | None = None) -> list[str
 
 
 def _problem(problem: Problem, file: str) -> str:
-    title = f"{TOOL} [{problem.field}]" if problem.field else TOOL
+    title = f"{TOOL} {problem.code}" + (f" [{problem.field}]" if problem.field else "")
     return command(problem.severity, problem.message, file=file, line=problem.line, title=title)

@@ -49,8 +49,9 @@ _CHECKED = {*_TYPED, _TAG + "binary"}  # scalars with any other tag are text or 
 class FrontmatterError(Exception):
     """The block cannot be read: ``line`` is 1-based in the file."""
 
-    def __init__(self, message: str, line: int | None, field: str | None = None) -> None:
+    def __init__(self, code: str, message: str, line: int | None, field: str | None = None) -> None:
         super().__init__(message)
+        self.code = code  # the rule broken (ingest/rules.py)
         self.line = line
         self.field = field
 
@@ -86,7 +87,7 @@ def split(text: str) -> tuple[str, str, int] | None:
         return None
     close = _CLOSING_FENCE.search(text, first_end + 1) if first_end >= 0 else None
     if close is None:
-        raise FrontmatterError("frontmatter block opened with '---' is never closed", line=1)
+        raise FrontmatterError("Y001", "frontmatter block opened with '---' is never closed", line=1)
     block = text[first_end + 1 : close.start()].removesuffix("\n")
     body_line = text.count("\n", 0, close.start()) + 2
     return block, text[close.end() + 1 :], body_line
@@ -100,7 +101,9 @@ def parse(text: str) -> Frontmatter | None:
     block, body, body_line = parts
     if len(block) > MAX_FRONTMATTER_CHARS:
         raise FrontmatterError(
-            f"frontmatter is {len(block):,} characters long, more than the {MAX_FRONTMATTER_CHARS:,} allowed", line=1
+            "Y004",
+            f"frontmatter is {len(block):,} characters long, more than the {MAX_FRONTMATTER_CHARS:,} allowed",
+            line=1,
         )
     result = Frontmatter(data={}, body=body, body_line=body_line)
     loader = SafeLoader(block)
@@ -115,15 +118,15 @@ def parse(text: str) -> Frontmatter | None:
         line = mark.line + 2 if mark is not None else 1
         problem = echo(" ".join(filter(None, [exc.context, exc.problem])))
         message = f"invalid YAML: {problem}{_how_to_fix(exc, text, line)}"
-        raise FrontmatterError(message, line=line, field=_key_on(text, line)) from exc
+        raise FrontmatterError("Y002", message, line=line, field=_key_on(text, line)) from exc
     except yaml.reader.ReaderError as exc:
         line = block.count("\n", 0, max(block.find(chr(exc.character)), 0)) + 2
         message = f"invalid YAML: character #x{exc.character:04x} is not allowed ({exc.reason})"
-        raise FrontmatterError(message, line=line, field=_key_on(text, line)) from exc
+        raise FrontmatterError("Y002", message, line=line, field=_key_on(text, line)) from exc
     finally:
         loader.dispose()
     if not isinstance(data, dict):
-        raise FrontmatterError(f"frontmatter must be a mapping of keys, found a {type(data).__name__}", line=2)
+        raise FrontmatterError("Y003", f"frontmatter must be a mapping of keys, found a {type(data).__name__}", line=2)
     result.data = {str(k): _plain(v) for k, v in data.items()}
     return result
 
@@ -166,15 +169,15 @@ class _Walk:
     def node(self, node: yaml.Node, parent: str | None, depth: int) -> None:
         line = _line(node)
         if id(node) in self._open:
-            raise FrontmatterError("recursive alias: a value contains itself", line, parent)
+            raise FrontmatterError("Y004", "recursive alias: a value contains itself", line, parent)
         if depth > MAX_YAML_DEPTH:
-            raise FrontmatterError(f"values nested more than {MAX_YAML_DEPTH} levels deep", line, parent)
+            raise FrontmatterError("Y004", f"values nested more than {MAX_YAML_DEPTH} levels deep", line, parent)
         self._values += len(node.value)
         if self._values > MAX_YAML_VALUES:
             message = f"more than {MAX_YAML_VALUES:,} values once aliases are expanded"
-            raise FrontmatterError(message, self._key_line, parent)
+            raise FrontmatterError("Y004", message, self._key_line, parent)
         if node.tag == _TAG + "set":
-            raise FrontmatterError("a set (!!set) is not allowed; write a list", line, parent)
+            raise FrontmatterError("Y005", "a set (!!set) is not allowed; write a list", line, parent)
         self._open.add(id(node))
         if isinstance(node, yaml.MappingNode):
             self._mapping(node, parent, depth)
@@ -192,10 +195,10 @@ class _Walk:
         for key_node, value_node in node.value:
             line = _line(key_node)
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _TAG + "binary":
-                raise FrontmatterError("a key must be text", line, parent)
+                raise FrontmatterError("Y005", "a key must be text", line, parent)
             key = key_node.value
             if not key or "\0" in key:
-                raise FrontmatterError(f"key {shown(key)} is empty or holds a NUL character", line, parent)
+                raise FrontmatterError("Y005", f"key {shown(key)} is empty or holds a NUL character", line, parent)
             if key_node.tag == _TAG + "merge":
                 merges.append((value_node, line))
             else:
@@ -223,14 +226,14 @@ class _Walk:
         if not isinstance(node, yaml.ScalarNode):
             self.node(node, path, depth + 1)
         elif node.tag == _TAG + "binary":
-            raise FrontmatterError("binary data (!!binary) is not allowed; write text", _line(node), path)
+            raise FrontmatterError("Y005", "binary data (!!binary) is not allowed; write text", _line(node), path)
         elif node.tag in _TYPED:
             try:  # constructed once: construct_document reuses it
                 valid = _storable(self._loader.construct_object(node))
             except (ValueError, LookupError, AttributeError):  # how PyYAML fails on `!!int abc`, `!!bool maybe`
                 valid = False
             if not valid:
-                raise FrontmatterError(f"{shown(node.value)} is not {_TYPED[node.tag]}", _line(node), path)
+                raise FrontmatterError("Y005", f"{shown(node.value)} is not {_TYPED[node.tag]}", _line(node), path)
 
 
 def _merged_keys(node: yaml.Node) -> set[str]:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from graphrag.names import ID_RULE, PACK_ID_RULE, is_valid_id, is_valid_pack_id, normalise_relation
 from ingest.limits import MAX_ID_LENGTH
 from ingest.report import shown
+from ingest.rules import RULES, matches, unknown_selectors
 
 
 class RelationSpec(BaseModel):
@@ -39,12 +40,25 @@ class PackManifest(BaseModel):
     description: str | None = None
     language: str | list[str] | None = None
     relations: dict[str, RelationSpec] = Field(default_factory=dict)
+    ignore: list[str] = Field(default_factory=list, description="Warning rules silenced in this pack (codes).")
 
     @field_validator("id")
     @classmethod
     def _id_is_valid(cls, value: str) -> str:
         if not is_valid_pack_id(value) or len(value) > MAX_ID_LENGTH:
             raise ValueError(f"pack id {shown(value)} must be {PACK_ID_RULE}, at most {MAX_ID_LENGTH} characters")
+        return value
+
+    @field_validator("ignore")
+    @classmethod
+    def _warnings_only(cls, value: list[str]) -> list[str]:
+        """Codes (or their leading letters) of warning rules: an error rejects a file, and a pack cannot
+        choose to keep what the stores must not take."""
+        if unknown := unknown_selectors(value):
+            raise ValueError(f"no rule has the code {', '.join(unknown)} (docs/rules.md lists them)")
+        errors = [s for s in value if not any(matches(r.code, [s]) for r in RULES.values() if r.severity == "warning")]
+        if errors:
+            raise ValueError(f"{', '.join(map(repr, errors))} names only error rules, which cannot be silenced")
         return value
 
     @field_validator("relations", mode="before")

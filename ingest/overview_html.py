@@ -46,7 +46,9 @@ def _where(problem: Problem) -> str:
 
 
 def _problems(problems: Sequence[Problem]) -> str:
-    return _table(["file:line", "field", "message"], [(_where(p), p.field or "", p.message) for p in problems])
+    return _table(
+        ["file:line", "rule", "field", "message"], [(_where(p), p.code, p.field or "", p.message) for p in problems]
+    )
 
 
 def _entities(rows: Sequence[EntityRow], with_links: bool) -> str:

@@ -194,7 +194,7 @@ def read_files(
     now = time.time_ns()
     for path, rel in markdown_files(pack.root):
         if rel.endswith("/") and is_nested_pack(path):
-            pack.problems.append(Problem(severity="warning", path=rel, message=NESTED))
+            pack.problems.append(Problem(code="F004", path=rel, message=NESTED))
             continue
         before = stored.get(rel)
         stamp = file_stamp(path, now)
@@ -205,7 +205,7 @@ def read_files(
             raw = read_pack_file(pack.root, path, rel)
         except Unreadable as exc:
             unread = ParsedFile(path=exc.path, sha256="")
-            unread.report("error", str(exc))
+            unread.report("F001", str(exc))
             pack.files.append(unread)
             continue
         sha = hashlib.sha256(raw).hexdigest()

@@ -22,7 +22,7 @@ from ingest.limits import (
 )
 from ingest.model import Entity, EntityFrontmatter, Link, PackManifest
 from ingest.passages import count
-from ingest.report import Problem, Severity, shown
+from ingest.report import Problem, shown
 
 # Keys that are the entity itself, under each spelling authors use (first one wins).
 _CORE_ALIASES = {"kind": ("kind", "type"), "title": ("title", "name")}
@@ -64,11 +64,10 @@ class ParsedFile:
         return any(p.rejects_file for p in self.problems)
 
     def report(
-        self, severity: Severity, message: str, line: int | None = None, field: str | None = None, link: bool = False
+        self, code: str, message: str, line: int | None = None, field: str | None = None, link: bool = False
     ) -> None:
-        self.problems.append(
-            Problem(severity=severity, path=self.path, line=line, field=field, message=message, link=link)
-        )
+        """A problem by its rule's ``code`` (ingest/rules.py), which gives its severity."""
+        self.problems.append(Problem(code=code, path=self.path, line=line, field=field, message=message, link=link))
 
 
 def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> ParsedFile:
@@ -83,15 +82,15 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
     try:
         fm = parse(text)
     except FrontmatterError as exc:
-        out.report("error", str(exc), exc.line, exc.field)
+        out.report(exc.code, str(exc), exc.line, exc.field)
         return out
     if fm is None:
         out.skipped = True
         if not text.strip():
-            out.report("warning", "the file is empty: skipped (an entity needs frontmatter between --- lines)", 1)
+            out.report("F003", "the file is empty: skipped (an entity needs frontmatter between --- lines)", 1)
         return out
     for key, line in fm.duplicates:
-        out.report("warning", f"duplicate key {shown(key)}: the last value is used", line, key)
+        out.report("Y006", f"duplicate key {shown(key)}: the last value is used", line, key)
 
     data = dict(fm.data)
     core: dict[str, Any] = {k: data[k] for k in _CORE_KEYS - {"related"} if k in data}
@@ -110,7 +109,7 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
             if err["type"] in ("string_type", "list_type"):
                 expected = "text" if err["type"] == "string_type" else "a list of text"
                 message = f"must be {expected}, found {shown(err['input'])}"
-            out.report("error", message, fm.key_lines.get(spelled or "", None), spelled)
+            out.report("E001", message, fm.key_lines.get(spelled or "", None), spelled)
         return out
 
     stem = rel_path.removesuffix(".md")
@@ -138,7 +137,7 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         name = f"fm_{key}" if key in _RESERVED_PROPERTIES else key
         if name != key:
             message = f"key {shown(key)} is a graph property name; kept as {shown(name)}"
-            out.report("warning", message, fm.key_lines.get(key), key)
+            out.report("E008", message, fm.key_lines.get(key), key)
         properties[name] = _property_value(value)
 
     out.entity = Entity(
@@ -166,7 +165,7 @@ def _within(name: str, text: str, most: int, line: int | None, out: ParsedFile) 
     """``text`` cut at ``most`` characters, with a warning when it was longer."""
     if len(text) <= most:
         return text
-    out.report("warning", f"{name} is {len(text):,} characters long, more than {most:,}: cut there", line, name)
+    out.report("E006", f"{name} is {len(text):,} characters long, more than {most:,}: cut there", line, name)
     return text[:most]
 
 
@@ -190,7 +189,7 @@ def _synonyms_in_body(fm: Frontmatter, aliases: list[str], out: ParsedFile) -> N
         if missing:
             listed = ", ".join(shown(n) for n in missing[:5]) + (", ..." if len(missing) > 5 else "")
             message = f"the body lists other names ({listed}); list them under `aliases:`, where a question finds them"
-            out.report("warning", message, fm.body_line + number, "aliases")
+            out.report("E009", message, fm.body_line + number, "aliases")
 
 
 def _check_bounds(
@@ -201,14 +200,14 @@ def _check_bounds(
     if reserved_kind_label(label):
         spelled = _spelling("kind", data)
         message = f"kind {shown(kind)} would be the label :{label}, which the service uses for its own nodes"
-        out.report("error", message, fm.key_lines.get(spelled or ""), spelled)
+        out.report("E003", message, fm.key_lines.get(spelled or ""), spelled)
     if len(entity_id) > MAX_ID_LENGTH:
         message = f"id is {len(entity_id):,} characters long, more than the {MAX_ID_LENGTH} allowed"
-        out.report("error", message, fm.key_lines.get("id"), "id")
+        out.report("E004", message, fm.key_lines.get("id"), "id")
     # A passage holds at least one line: only a body of more lines than the limit is worth counting.
     if fm.body.count("\n") >= MAX_PASSAGES_PER_FILE and (passages := count(fm.body)) > MAX_PASSAGES_PER_FILE:
         message = f"the body makes {passages:,} passages (sections and windows), more than {MAX_PASSAGES_PER_FILE:,}"
-        out.report("error", message, fm.body_line)
+        out.report("E005", message, fm.body_line)
 
 
 def _spelling(key: str | None, data: dict[str, Any]) -> str | None:
@@ -253,23 +252,23 @@ def _links(manifest: PackManifest, fm: Frontmatter, data: dict[str, Any], out: P
         relation = normalise_relation(str(raw))
         if relation is None:
             out.report(
-                "warning", f"relation name {shown(raw)} is not [a-z][a-z0-9_]*; its links are skipped", line, field_name
+                "L003", f"relation name {shown(raw)} is not [a-z][a-z0-9_]*; its links are skipped", line, field_name
             )
             continue
         if reserved := reserved_relation(relation):
-            out.report("warning", reserved + "; its links are skipped", line, field_name)
+            out.report("L004", reserved + "; its links are skipped", line, field_name)
             continue
         if relation != raw:
-            out.report("warning", f"relation {shown(raw)} read as {shown(relation)}", line, field_name)
+            out.report("L005", f"relation {shown(raw)} read as {shown(relation)}", line, field_name)
         if manifest.relations and not manifest.declares(relation):
             # a pack that declares its relations means them all: a misspelt one would be a type of its own
-            out.report("error", _undeclared(manifest, relation), line, field_name, link=True)
+            out.report("L001", _undeclared(manifest, relation), line, field_name, link=True)
             continue
         canonical, reverse = manifest.canonical(relation)
         relations.add(canonical)
         if len(relations) > MAX_RELATIONS_PER_FILE:
             message = f"more than {MAX_RELATIONS_PER_FILE} distinct relations in one file"
-            out.report("error", message, line, field_name)
+            out.report("L002", message, line, field_name)
             return []
         for target, weight, note in _targets(value, line, field_name, out):
             identity = (canonical, target, reverse)
@@ -300,23 +299,23 @@ def _targets(
         if isinstance(item, dict):
             target, weight, note = item.get("id", item.get("target")), item.get("weight"), item.get("note")
             if not isinstance(target, str | int | float) or isinstance(target, bool) or not str(target).strip():
-                file.report("warning", f"link object without an 'id' or 'target': {shown(item)}", line, field_name)
+                file.report("L006", f"link object without an 'id' or 'target': {shown(item)}", line, field_name)
                 continue
             if weight is not None and (isinstance(weight, bool) or not isinstance(weight, int | float)):
                 message = f"weight {shown(weight)} is not a number; the link keeps no weight"
-                file.report("warning", message, line, field_name)
+                file.report("L007", message, line, field_name)
                 weight = None
         elif isinstance(item, str | int | float) and not isinstance(item, bool):
             target = item
         else:
-            file.report("warning", f"link target {shown(item)} is neither an id nor a link object", line, field_name)
+            file.report("L006", f"link target {shown(item)} is neither an id nor a link object", line, field_name)
             continue
         text = str(target).strip()
         if len(text) > MAX_ID_LENGTH:
             message = (
                 f"link target is {len(text):,} characters long, longer than an id may be ({MAX_ID_LENGTH}); skipped"
             )
-            file.report("warning", message, line, field_name)
+            file.report("L006", message, line, field_name)
         elif text:
             out.append((text, None if weight is None else float(weight), None if note is None else str(note)))
     return out
@@ -341,7 +340,7 @@ def _not_utf8(raw: bytes, exc: UnicodeDecodeError, out: ParsedFile) -> None:
     """Name the line of the first byte that is not UTF-8 (counting every kind of line break)."""
     before = raw[: exc.start]
     line = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
-    out.report("error", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} ({exc.reason})", line)
+    out.report("F002", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} ({exc.reason})", line)
 
 
 def _first_heading(body: str) -> str | None:

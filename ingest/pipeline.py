@@ -248,8 +248,8 @@ def _read_changed_files(
     other stored files are taken as stored unread."""
     files: dict[str, dict[str, StoredFile]] = {}
     for entity in stored.values():
-        if entity.id not in reembed:
-            problems = stored_problems(entity.problems, entity.path)
+        problems = stored_problems(entity.problems, entity.path)
+        if entity.id not in reembed and problems is not None:  # else the file is read again
             files.setdefault(entity.pack, {})[entity.path] = StoredFile(entity.sha256, entity.stamp, problems)
     for pack in packs:
         pack_id = pack.manifest.id

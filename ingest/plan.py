@@ -15,6 +15,7 @@ from ingest.packs import Pack
 from ingest.parse import ParsedFile
 from ingest.report import DanglingLink, IngestReport, PackReport, Problem, shown
 from ingest.resolve import ResolvedLink, Resolver
+from ingest.rules import matches
 
 
 @dataclass(frozen=True)
@@ -174,17 +175,24 @@ def plan(
         if (before.pack, before.path) in skipped_paths:
             report.warnings.append(
                 Problem(
-                    severity="warning",
+                    code="F005",
                     path=before.path,
                     pack=before.pack,
                     message=f"the file no longer opens with frontmatter: entity {shown(entity_id)} is removed",
                 )
             )
+    _silence(report, {pack.manifest.id: pack.manifest.ignore for pack in packs})
     resolver.suggest(report.dangling)
     report.removed = sorted(result.remove)
     report.errors.sort(key=lambda p: (p.path, p.line or 0))
     report.warnings.sort(key=lambda p: (p.path, p.line or 0))
     return result
+
+
+def _silence(report: IngestReport, ignored: dict[str, list[str]]) -> None:
+    """Leave out the warnings (dangling links too) each pack's pack.yaml ``ignore`` names."""
+    report.warnings = [p for p in report.warnings if not matches(p.code, ignored.get(p.pack or "", []))]
+    report.dangling = [d for d in report.dangling if not matches(d.code, ignored.get(d.pack or "", []))]
 
 
 def _kind_spellings(entities: list[Entity]) -> list[Problem]:
@@ -204,7 +212,7 @@ def _kind_spellings(entities: list[Entity]) -> list[Problem]:
             )
             problems.append(
                 Problem(
-                    severity="warning",
+                    code="E007",
                     path=entity.path,
                     pack=entity.pack,
                     line=entity.kind_line,
@@ -230,6 +238,6 @@ def _conflict(
     else:
         message += "none of them is ingested until the id is made unique"
     return [
-        Problem(severity="error", pack=pack, path=path, line=line, field="id", message=message)
+        Problem(code="E002", pack=pack, path=path, line=line, field="id", message=message)
         for pack, path, line in places
     ]

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, Field, TypeAdapter, computed_field, field_validator
 
 from graphrag.errors import echo
-
-Severity = Literal["error", "warning"]
+from ingest.rules import RULES, Severity, matches
 
 
 class Problem(BaseModel):
-    """One thing an author should fix; ``error`` rejects the file (or, with ``link``, leaves one link out),
-    ``warning`` skips one value."""
+    """One thing an author should fix, by the rule it breaks (``code``, ingest/rules.py); ``error`` rejects
+    the file (or, with ``link``, leaves one link out), ``warning`` skips one value."""
 
-    severity: Severity
+    code: str = Field(description="The rule's code (docs/rules.md).")
     path: str = Field(description="Relative to the root of its pack.")
     pack: str | None = Field(default=None, description="The pack's id.")
     line: int | None = None
@@ -27,6 +27,19 @@ class Problem(BaseModel):
         exclude_if=lambda value: not value,
         description="An error of one link, which is not stored; the file is.",
     )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def severity(self) -> Severity:
+        """The rule's: a problem is told by its code."""
+        return RULES[self.code].severity
+
+    @field_validator("code")
+    @classmethod
+    def _known_rule(cls, value: str) -> str:
+        if value not in RULES:
+            raise ValueError(f"no rule has the code {value!r}")
+        return value
 
     @property
     def rejects_file(self) -> bool:
@@ -41,7 +54,7 @@ class Problem(BaseModel):
     def render(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
         field = f" [{self.field}]" if self.field else ""
-        return f"{where}: {self.severity}{field}: {self.message}"
+        return f"{where}: {self.severity}[{self.code}]{field}: {self.message}"
 
 
 _HELD = TypeAdapter(list[Problem])
@@ -52,15 +65,16 @@ def held_problems(problems: list[Problem]) -> str:
     return json.dumps([p.model_dump(exclude={"path", "pack"}, exclude_defaults=True) for p in problems])
 
 
-def stored_problems(held: str | None, path: str) -> tuple[Problem, ...]:
-    """The problems a file had when it was last read, to report again while it is taken as unchanged; a
-    value that does not read as such (written by an older release, or by hand) is taken as none."""
+def stored_problems(held: str | None, path: str) -> tuple[Problem, ...] | None:
+    """The problems a file had when it was last read, to report again while it is taken as unchanged; None
+    for a value that does not read as such (written by an older release, without rule codes, or by hand):
+    the file is then read again."""
     if not held:
         return ()
     try:
         return tuple(_HELD.validate_python([{**p, "path": path} for p in json.loads(held)]))
     except (ValueError, TypeError):
-        return ()
+        return None
 
 
 def shown(value: object) -> str:
@@ -69,6 +83,7 @@ def shown(value: object) -> str:
 
 
 class DanglingLink(BaseModel):
+    code: Literal["L009"] = Field(default="L009", description="The rule's code (docs/rules.md).")
     source: str
     relation: str
     target: str
@@ -128,3 +143,18 @@ class IngestReport(BaseModel):
     @property
     def exit_code(self) -> int:
         return 1 if self.errors else 0
+
+    def selected(self, select: Sequence[str], ignore: Sequence[str]) -> IngestReport:
+        """The report with only the problems (dangling links too) whose rule ``select`` names (all when it is
+        empty) and ``ignore`` does not: what ``check --select/--ignore`` shows and exits by."""
+
+        def kept(code: str) -> bool:
+            return (not select or matches(code, select)) and not matches(code, ignore)
+
+        return self.model_copy(
+            update={
+                "errors": [p for p in self.errors if kept(p.code)],
+                "warnings": [p for p in self.warnings if kept(p.code)],
+                "dangling": [d for d in self.dangling if kept(d.code)],
+            }
+        )

@@ -106,7 +106,7 @@ class Resolver:
             if target is None:
                 problems.append(
                     Problem(
-                        severity="warning",
+                        code="L008",
                         path=entity.path,
                         line=link.line,
                         field=f"related.{link.relation}",

@@ -78,7 +78,7 @@ def sync(app: GitHubApp, token: RepositoryToken, source: Source, root: Path) -> 
         if blob.size > MAX_FILE_BYTES:  # the stored version stays, as for a local file past the bound
             done.problems.append(
                 Problem(
-                    severity="error",
+                    code="F001",
                     path=relative,
                     pack=source.id,
                     message=f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB, the most a pack file may be",

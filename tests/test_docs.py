@@ -12,7 +12,7 @@ import yaml
 from graphrag.cli import COMMANDS, main
 from graphrag.config import Settings
 from graphrag.retrieval.config import DEFAULT, markdown_table
-from ingest import limits
+from ingest import limits, rules
 
 pytestmark = pytest.mark.fast
 
@@ -85,3 +85,10 @@ def test_the_search_configuration_table_is_the_defaults_own() -> None:
     text = (ROOT / "docs" / "retrieval.md").read_text(encoding="utf-8")
     shown = text.split("<!-- search-config:start -->\n", 1)[1].split("\n<!-- search-config:end -->", 1)[0]
     assert shown == markdown_table(DEFAULT)
+
+
+def test_the_rules_table_is_the_registrys_own() -> None:
+    """docs/rules.md lists every rule as ingest/rules.py holds it."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    shown = text.split("<!-- rules:start -->\n", 1)[1].split("\n<!-- rules:end -->", 1)[0]
+    assert shown == rules.markdown_table()

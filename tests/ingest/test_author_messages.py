@@ -29,7 +29,7 @@ def test_a_value_holding_colon_space_says_to_quote_it(pack_copy: Path) -> None:
     report = check([pack_copy])
 
     assert [p.render() for p in report.errors] == [
-        "missions/apollo-11.md:4: error [title]: invalid YAML: mapping values are not allowed in this context; "
+        "missions/apollo-11.md:4: error[Y002] [title]: invalid YAML: mapping values are not allowed in this context; "
         "the value holds ': ', which YAML reads as a new key: quote the whole value, as in "
         'title: "Apollo 11: the first landing"'
     ]
@@ -46,7 +46,7 @@ def test_a_misspelt_relation_names_the_declared_one_and_is_never_a_type(
 
     for report in (checked, ingested):
         assert [p.render() for p in report.errors] == [
-            "missions/apollo-11.md:10: error [related.lanched_by]: relation 'lanched_by' is not declared in "
+            "missions/apollo-11.md:10: error[L001] [related.lanched_by]: relation 'lanched_by' is not declared in "
             "pack.yaml, so its links are not stored (the file is); did you mean 'launched_by'?"
         ]
         assert report.exit_code == 1
@@ -82,7 +82,11 @@ def test_errors_print_before_warnings_per_file_and_overall(tmp_path: Path) -> No
     lines = graphrag("check", str(pack)).stdout.splitlines()
 
     problems = [line.split(": ", 2)[:2] for line in lines if ".md:" in line]
-    assert problems == [["b.md:5", "error [title]"], ["a.md:4", "warning [summary]"], ["b.md:4", "warning [summary]"]]
+    assert problems == [
+        ["b.md:5", "error[E001] [title]"],
+        ["a.md:4", "warning[Y006] [summary]"],
+        ["b.md:4", "warning[Y006] [summary]"],
+    ]
 
 
 def test_many_dangling_links_are_summarised_and_listed_in_full_on_request(tmp_path: Path) -> None:
@@ -126,7 +130,7 @@ def test_kinds_written_two_ways_are_warned_with_the_usual_spelling(tmp_path: Pat
     report = check([pack])
 
     assert [p.render() for p in report.warnings] == [
-        "odd.md:4: warning [kind]: kind 'Method' is written 'method' in 3 other files of the pack "
+        "odd.md:4: warning[E007] [kind]: kind 'Method' is written 'method' in 3 other files of the pack "
         "(one label, :Method, counted as two kinds); write 'method'"
     ]
 
@@ -165,7 +169,7 @@ def test_check_without_neo4j_says_pack_ids_were_not_checked(tmp_path: Path) -> N
 def test_a_files_problems_are_reported_by_every_run_until_it_is_fixed(run_ingest, pack_copy: Path) -> None:  # type: ignore[no-untyped-def]
     apollo = pack_copy / "missions" / "apollo-11.md"
     edit(apollo, "  crewed_by:", "  crewedBy:")
-    warning = "missions/apollo-11.md:11: warning [related.crewedBy]: relation 'crewedBy' read as 'crewed_by'"
+    warning = "missions/apollo-11.md:11: warning[L005] [related.crewedBy]: relation 'crewedBy' read as 'crewed_by'"
 
     first, again = run_ingest(pack_copy), run_ingest(pack_copy)  # the second reads no file: all are stamped
     edit(apollo, "  crewedBy:", "  crewed_by:")
@@ -174,6 +178,18 @@ def test_a_files_problems_are_reported_by_every_run_until_it_is_fixed(run_ingest
     assert [p.render() for p in first.warnings] == [p.render() for p in again.warnings] == [warning]
     assert again.unchanged == 32 and again.updated == []
     assert fixed.warnings == [] and fixed.updated == ["SM.MISSION.APOLLO11"]
+
+
+def test_problems_held_without_rule_codes_are_read_again(run_ingest, graph: GraphStore, pack_copy: Path) -> None:  # type: ignore[no-untyped-def]
+    """As an older release stored them: the file is read again, so its problems come back with their codes."""
+    edit(pack_copy / "missions" / "apollo-11.md", "  crewed_by:", "  crewedBy:")
+    run_ingest(pack_copy)
+    old = json.dumps([{"severity": "warning", "line": 11, "message": "relation 'crewedBy' read as 'crewed_by'"}])
+    graph._driver.execute_query("MATCH (e:Entity {id: 'SM.MISSION.APOLLO11'}) SET e.file_problems = $old", old=old)
+
+    again = run_ingest(pack_copy)
+
+    assert [p.code for p in again.warnings] == ["L005"] and again.unchanged == 32
 
 
 def test_check_after_an_ingest_counts_what_an_ingest_would_change(
@@ -200,4 +216,6 @@ def test_a_link_to_a_rejected_files_id_says_that_file_defines_it(run_ingest, gra
         assert [d.render() for d in report.dangling] == [
             "T.TWO -[uses]-> T.ONE (two.md); defined by one.md, which was rejected (line 3)"
         ]
-        assert [p.render() for p in report.errors] == ["one.md:3: error [title]: must be text, found ['One', 'first']"]
+        assert [p.render() for p in report.errors] == [
+            "one.md:3: error[E001] [title]: must be text, found ['One', 'first']"
+        ]

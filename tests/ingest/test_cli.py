@@ -39,12 +39,13 @@ def test_check_rejected_file_exits_1_with_path_line_field(tmp_path: Path) -> Non
     report = json.loads(result.stdout)
     assert report["errors"] == [
         {
-            "severity": "error",
+            "code": "E001",
             "path": "bad.md",
             "pack": tmp_path.name,
             "line": 3,
             "field": "title",
             "message": "must be text, found ['x', 'y']",
+            "severity": "error",
         }
     ]
     assert report["added"] == ["B"]
@@ -76,11 +77,45 @@ def test_check_format_github_writes_escaped_workflow_commands(tmp_path: Path) ->
     lines = result.stdout.splitlines()
     folder = "pack%2C 100%25"
     assert lines[0] == (
-        f"::error file={folder}/bad%3A one%2C two.md,line=3,title=graphrag check [title]::must be text, found ['x', 'y']"
+        f"::error file={folder}/bad%3A one%2C two.md,line=3,title=graphrag check E001 [title]::must be text, found ['x', 'y']"
     )
-    assert f"::notice file={folder}/good.md,title=graphrag check%3A dangling link::" in result.stdout
+    assert f"::notice file={folder}/good.md,title=graphrag check L009%3A dangling link::" in result.stdout
     assert any(line.startswith(f"::warning file={folder}/good.md,line=3,") for line in lines), lines
     assert lines[-1].startswith("would add 1,")
+
+
+def rule_pack(root: Path, manifest: str = "id: notes\n") -> Path:
+    """One error (Y002, a tab), one warning (E009, names in the body), one dangling link (L009)."""
+    root.mkdir()
+    (root / "pack.yaml").write_text(manifest)
+    (root / "tabbed.md").write_text("---\nid: T\n\ttitle: Tabbed\n---\n")
+    (root / "named.md").write_text("---\nid: N\nrelated: {uses: [GONE]}\n---\nSynonyms: aubergine\n")
+    return root
+
+
+def codes(result: subprocess.CompletedProcess[str]) -> list[str]:
+    report = json.loads(result.stdout)
+    return [p["code"] for p in [*report["errors"], *report["warnings"], *report["dangling"]]]
+
+
+def test_check_selects_and_ignores_rules_by_code(tmp_path: Path) -> None:
+    pack = str(rule_pack(tmp_path / "notes"))
+    assert codes(graphrag("check", pack, "--json")) == ["Y002", "E009", "L009"]
+    only_links = graphrag("check", pack, "--json", "--select", "L")
+    assert (only_links.returncode, codes(only_links)) == (0, ["L009"])  # the error is not shown: exit 0
+    ignored = graphrag("check", pack, "--json", "--ignore", "e009,L009")
+    assert (ignored.returncode, codes(ignored)) == (1, ["Y002"])
+    text = graphrag("check", pack, "--ignore", "Y", "--ignore", "L009").stdout
+    assert "named.md:5: warning[E009] [aliases]: the body lists other names ('aubergine')" in text
+    unknown = graphrag("check", pack, "--ignore", "E0099")
+    assert unknown.returncode == 2 and unknown.stderr.startswith("error: no rule has the code 'E0099' (nearest: E009")
+
+
+def test_a_pack_silences_warning_rules_in_its_pack_yaml_never_errors(tmp_path: Path) -> None:
+    silenced = graphrag("check", str(rule_pack(tmp_path / "a", "id: a\nignore: [E009, L00]\n")), "--json")
+    assert (silenced.returncode, codes(silenced)) == (1, ["Y002"])  # L00 silences the link warnings only
+    refused = graphrag("check", str(rule_pack(tmp_path / "b", "id: b\nignore: [Y002]\n")))
+    assert refused.returncode == 2 and "'Y002' names only error rules, which cannot be silenced" in refused.stderr
 
 
 def test_github_escaping_follows_the_runner_rules() -> None:
@@ -193,7 +228,7 @@ def test_an_id_two_new_files_define_names_their_lines_and_keeps_neither(tmp_path
     (tmp_path / "b.md").write_text("---\nid: A\n---\n")
     result = graphrag("check", str(tmp_path))
     assert result.returncode == 1
-    conflict = f"error [id]: id 'A' is defined by several files: {tmp_path.name}:a.md, {tmp_path.name}:b.md; "
+    conflict = f"error[E002] [id]: id 'A' is defined by several files: {tmp_path.name}:a.md, {tmp_path.name}:b.md; "
     conflict += "none of them is ingested until the id is made unique"
     assert [line for line in result.stdout.splitlines() if ": error" in line] == [
         f"a.md:3: {conflict}",
@@ -212,12 +247,12 @@ def test_author_mistakes_each_get_a_line_that_says_the_fix(tmp_path: Path) -> No
     result = graphrag("check", str(tmp_path))
     problems = sorted(line for line in result.stdout.splitlines() if ": warning" in line or ": error" in line)
     assert problems == [
-        "deep.md:4: warning [related.part_of]: target '../nowhere.md' is a file path, and no file of the pack at "
+        "deep.md:4: warning[L008] [related.part_of]: target '../nowhere.md' is a file path, and no file of the pack at "
         "that path defines an entity: write an id; link skipped",
-        "empty.md:1: warning: the file is empty: skipped (an entity needs frontmatter between --- lines)",
-        "long.md:3: warning [title]: title is 5,612 characters long, more than 300: cut there",
-        "mission.md:4: warning [related.part_of]: target 'programmes/apollo.md' is a file path; that file defines "
+        "empty.md:1: warning[F003]: the file is empty: skipped (an entity needs frontmatter between --- lines)",
+        "long.md:3: warning[E006] [title]: title is 5,612 characters long, more than 300: cut there",
+        "mission.md:4: warning[L008] [related.part_of]: target 'programmes/apollo.md' is a file path; that file defines "
         "'P.APOLLO': write the id; link skipped",
-        "tabbed.md:4: error: invalid YAML: while scanning for the next token found character that cannot start any "
+        "tabbed.md:4: error[Y002]: invalid YAML: while scanning for the next token found character that cannot start any "
         "token; the line holds a tab, and YAML indents with spaces only: replace the tab with spaces",
     ]

@@ -1,4 +1,4 @@
-"""A pack file never crashes a run: every hostile or broken file becomes `path:line: error [field]`.
+"""A pack file never crashes a run: every hostile or broken file becomes `path:line: error[CODE] [field]`.
 
 Parse-level (no store), so the fuzz tests are fast; ``test_hostile_ingest.py`` runs the same files
 through the real ingest.
@@ -68,64 +68,70 @@ HOSTILE_PATHS = {"long_default_id": "/".join(["n" * 200, "n" * 200, "n" * 120]) 
 HOSTILE: dict[str, tuple[str | bytes, str]] = {
     "binary": (
         "---\nid: H.1\nblob: !!binary aGVsbG8=\n---\n",
-        "3: error [blob]: binary data (!!binary) is not allowed",
+        "3: error[Y005] [blob]: binary data (!!binary) is not allowed",
     ),
-    "binary_title": ("---\nid: H.2\ntitle: !!binary aGVsbG8=\n---\n", "3: error [title]: binary data (!!binary)"),
-    "set": ("---\nid: H.3\nflags: !!set {a, b}\n---\n", "3: error [flags]: a set (!!set) is not allowed"),
+    "binary_title": ("---\nid: H.2\ntitle: !!binary aGVsbG8=\n---\n", "3: error[Y005] [title]: binary data (!!binary)"),
+    "set": ("---\nid: H.3\nflags: !!set {a, b}\n---\n", "3: error[Y005] [flags]: a set (!!set) is not allowed"),
     "big_int": (
         "---\nid: H.4\nn: [1, 9223372036854775808]\n---\n",
-        "3: error [n]: '9223372036854775808' is not an integer within 64 bits",
+        "3: error[Y005] [n]: '9223372036854775808' is not an integer within 64 bits",
     ),
-    "huge_int": ("---\nid: H.5\nn: " + "9" * 5000 + "\n---\n", "3: error [n]: '99999"),
+    "huge_int": ("---\nid: H.5\nn: " + "9" * 5000 + "\n---\n", "3: error[Y005] [n]: '99999"),
     "nan": (
         "---\nid: H.6\nrelated:\n  uses: [{id: X, weight: .nan}]\n---\n",
-        "4: error [related.uses.weight]: '.nan' is not a finite number",
+        "4: error[Y005] [related.uses.weight]: '.nan' is not a finite number",
     ),
-    "bad_tag": ("---\nid: H.7\nready: !!bool maybe\n---\n", "3: error [ready]: 'maybe' is not true or false"),
-    "empty_key": ('---\nid: H.8\ntrust:\n  "": 1\n---\n', "4: error [trust]: key '' is empty or holds a NUL character"),
-    "list_key": ("---\nid: H.9\n? [a, b]\n: 1\n---\n", "3: error: a key must be text"),
-    "nul_key": ('---\nid: H.10\n"a\\0b": 1\n---\n', "3: error: key 'a\\x00b' is empty or holds a NUL character"),
+    "bad_tag": ("---\nid: H.7\nready: !!bool maybe\n---\n", "3: error[Y005] [ready]: 'maybe' is not true or false"),
+    "empty_key": (
+        '---\nid: H.8\ntrust:\n  "": 1\n---\n',
+        "4: error[Y005] [trust]: key '' is empty or holds a NUL character",
+    ),
+    "list_key": ("---\nid: H.9\n? [a, b]\n: 1\n---\n", "3: error[Y005]: a key must be text"),
+    "nul_key": ('---\nid: H.10\n"a\\0b": 1\n---\n', "3: error[Y005]: key 'a\\x00b' is empty or holds a NUL character"),
     "recursive": (
         "---\nid: H.11\nloop: &a [1, [2, *a]]\n---\n",
-        "3: error [loop]: recursive alias: a value contains itself",
+        "3: error[Y004] [loop]: recursive alias: a value contains itself",
     ),
     "deep": (
         f"---\nid: H.12\ndeep: {'[' * 40}{']' * 40}\n---\n",
-        f"3: error [deep]: values nested more than {MAX_YAML_DEPTH} levels deep",
+        f"3: error[Y004] [deep]: values nested more than {MAX_YAML_DEPTH} levels deep",
     ),
     "bomb": (
         f"---\nid: H.13\n{alias_bomb(9, 9)}\n---\n",
-        f"8: error [a5]: more than {MAX_YAML_VALUES:,} values once aliases are expanded",
+        f"8: error[Y004] [a5]: more than {MAX_YAML_VALUES:,} values once aliases are expanded",
     ),
     "long_id": (
         f"---\nid: {'L' * (MAX_ID_LENGTH + 1)}\n---\n",
-        f"2: error [id]: id is {MAX_ID_LENGTH + 1} characters long",
+        f"2: error[E004] [id]: id is {MAX_ID_LENGTH + 1} characters long",
     ),
     "long_default_id": (
         "---\ntitle: no id\n---\n",
-        f" error [id]: id is {len('demo/' + HOSTILE_PATHS['long_default_id']) - len('.md')} characters long",
+        f" error[E004] [id]: id is {len('demo/' + HOSTILE_PATHS['long_default_id']) - len('.md')} characters long",
     ),
     "relations": (
         "---\nid: H.14\nrelated:\n" + "".join(f"  rel_{i}: X\n" for i in range(MAX_RELATIONS_PER_FILE + 1)) + "---\n",
-        f"{4 + MAX_RELATIONS_PER_FILE}: error [related.rel_{MAX_RELATIONS_PER_FILE}]: more than {MAX_RELATIONS_PER_FILE} distinct relations",
+        f"{4 + MAX_RELATIONS_PER_FILE}: error[L002] [related.rel_{MAX_RELATIONS_PER_FILE}]: more than {MAX_RELATIONS_PER_FILE} distinct relations",
     ),
     "reserved_kind": (
         "---\nid: H.15\nkind: memory_record\nproject: other\nworkspace: default\n---\n",
-        "3: error [kind]: kind 'memory_record' would be the label :MemoryRecord, which the service uses for its own nodes",
+        "3: error[E003] [kind]: kind 'memory_record' would be the label :MemoryRecord, which the service uses for its own nodes",
     ),
-    "reserved_type": ("---\nid: H.16\ntype: pack\n---\n", "3: error [type]: kind 'pack' would be the label :Pack"),
+    "reserved_type": (
+        "---\nid: H.16\ntype: pack\n---\n",
+        "3: error[E003] [type]: kind 'pack' would be the label :Pack",
+    ),
     "control_char": (
         "---\nid: H.17\nnote: a\x01b\n---\n",
-        "3: error [note]: invalid YAML: character #x0001 is not allowed",
+        "3: error[Y002] [note]: invalid YAML: character #x0001 is not allowed",
     ),
-    "not_utf8": (b"---\nid: H.18\r\ntitle: caf\xe9\n---\n", "3: error: not UTF-8 text: byte 0xe9"),
+    "not_utf8": (b"---\nid: H.18\r\ntitle: caf\xe9\n---\n", "3: error[F002]: not UTF-8 text: byte 0xe9"),
     "passages": (
         "---\nid: H.20\n---\n" + "# section\n" * (MAX_PASSAGES_PER_FILE + 1),
-        f"4: error: the body makes {MAX_PASSAGES_PER_FILE + 1:,} passages (sections and windows), more than {MAX_PASSAGES_PER_FILE:,}",
+        f"4: error[E005]: the body makes {MAX_PASSAGES_PER_FILE + 1:,} passages (sections and windows), more than {MAX_PASSAGES_PER_FILE:,}",
     ),
     "large_block": (
         f"---\nid: H.19\nnote: {'x' * MAX_FRONTMATTER_CHARS}\n---\n",
-        f"1: error: frontmatter is {MAX_FRONTMATTER_CHARS + 15:,} characters long, more than the {MAX_FRONTMATTER_CHARS:,} allowed",
+        f"1: error[Y004]: frontmatter is {MAX_FRONTMATTER_CHARS + 15:,} characters long, more than the {MAX_FRONTMATTER_CHARS:,} allowed",
     ),
 }
 
@@ -161,7 +167,7 @@ def test_long_link_target_is_a_warning_and_only_that_link_is_skipped() -> None:
     parsed = parse(f"---\nid: X\nrelated:\n  uses: [Y, {'T' * 2000}]\n---\n")
     assert parsed.entity is not None and [lk.target for lk in parsed.entity.links] == ["Y"]
     assert rendered(parsed) == [
-        f"{PATH}:4: warning [related.uses]: link target is 2,000 characters long, longer than an id may be ({MAX_ID_LENGTH}); skipped"
+        f"{PATH}:4: warning[L006] [related.uses]: link target is 2,000 characters long, longer than an id may be ({MAX_ID_LENGTH}); skipped"
     ]
 
 
@@ -210,7 +216,7 @@ def test_cr_and_crlf_files_read_as_lf_files(text: str, newline: str) -> None:
 
 def test_not_utf8_names_its_line_after_a_bom_and_cr_lines() -> None:
     parsed = parse(b"\xef\xbb\xbf---\rid: X\rtitle: ok\r\rbody \xff\r")
-    assert rendered(parsed) == [f"{PATH}:5: error: not UTF-8 text: byte 0xff (invalid start byte)"]
+    assert rendered(parsed) == [f"{PATH}:5: error[F002]: not UTF-8 text: byte 0xff (invalid start byte)"]
 
 
 def test_reserved_labels_are_read_from_the_cypher_files() -> None:
@@ -223,7 +229,7 @@ def test_reserved_labels_are_read_from_the_cypher_files() -> None:
 def test_every_label_of_the_cypher_files_is_a_rejected_kind(label: str) -> None:
     parsed = parse(f"---\nid: X\nkind: {snake(label)}\n---\n")
     assert rendered(parsed) == [
-        f"{PATH}:3: error [kind]: kind {snake(label)!r} would be the label :{label}, which the service uses for its own nodes"
+        f"{PATH}:3: error[E003] [kind]: kind {snake(label)!r} would be the label :{label}, which the service uses for its own nodes"
     ]
 
 
@@ -233,7 +239,7 @@ def test_a_relation_named_like_a_service_link_is_skipped_with_a_warning(rel_type
     parsed = parse(f"---\nid: X\nrelated:\n  {rel_type.lower()}: [Y]\n  uses: [Z]\n---\n")
     assert parsed.entity is not None and [lk.target for lk in parsed.entity.links] == ["Z"]
     assert rendered(parsed) == [
-        f"{PATH}:4: warning [related.{rel_type.lower()}]: relation {rel_type.lower()!r} would be the relationship "
+        f"{PATH}:4: warning[L004] [related.{rel_type.lower()}]: relation {rel_type.lower()!r} would be the relationship "
         f"type {rel_type}, which the service uses for its own links; its links are skipped"
     ]
 
@@ -258,7 +264,7 @@ def test_a_reserved_relation_is_refused_under_every_name_a_link_is_written_under
 def test_a_reserved_kind_given_through_a_merge_key_names_the_merge_line() -> None:
     parsed = parse("---\nbase: &k {kind: memory_record, tags: [a]}\nid: X\n<<: [*k]\ntags: [b]\n---\n")
     assert rendered(parsed) == [
-        f"{PATH}:4: error [kind]: kind 'memory_record' would be the label :MemoryRecord, which the service uses "
+        f"{PATH}:4: error[E003] [kind]: kind 'memory_record' would be the label :MemoryRecord, which the service uses "
         "for its own nodes"
     ]
 
@@ -379,7 +385,7 @@ def test_fuzz_bytes_that_are_not_utf8_name_their_line(
 
     parsed = parse(raw[:at] + bad + raw[at:])
 
-    assert rendered(parsed)[0].startswith(f"{PATH}:{lines_before + 1}: error: not UTF-8 text")
+    assert rendered(parsed)[0].startswith(f"{PATH}:{lines_before + 1}: error[F002]: not UTF-8 text")
 
 
 @FUZZ

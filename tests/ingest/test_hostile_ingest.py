@@ -58,7 +58,7 @@ def test_good_files_ingest_and_every_hostile_file_is_reported(
     assert all(
         p.line is not None for p in report.errors if not p.path.startswith(("bad/too", "bad/caf", "bad/un", "nnn"))
     )
-    assert f"bad/unreadable.md: error: {OUTSIDE}" in [p.render() for p in report.errors]
+    assert f"bad/unreadable.md: error[F001]: {OUTSIDE}" in [p.render() for p in report.errors]
     assert count(graph, "MATCH (e:Entity) WHERE NOT e:Missing RETURN count(e)") == 2
     assert count(graph, "MATCH (:Entity {id: 'GOOD.A'})-[:USES]->(:Note {id: 'GOOD.B'}) RETURN count(*)") == 1
     assert count(graph, SERVICE_NODES) == 0
@@ -80,7 +80,7 @@ def test_reserved_kind_is_rejected_and_the_previous_version_stays(
     report = run_ingest(tmp_path / "p")
 
     assert [p.render() for p in report.errors] == [
-        "x.md:3: error [kind]: kind 'memory_record' would be the label :MemoryRecord, which the service uses for its own nodes"
+        "x.md:3: error[E003] [kind]: kind 'memory_record' would be the label :MemoryRecord, which the service uses for its own nodes"
     ]
     assert (report.added, report.updated, report.removed) == ([], [], [])
     records, _, _ = graph._driver.execute_query("MATCH (e:Entity {id: 'X.1'}) RETURN labels(e) AS l, e.title AS t")
@@ -123,9 +123,9 @@ def test_a_link_out_of_the_pack_is_refused_before_it_is_read(
     report = run_ingest(root)
 
     assert [p.render() for p in report.errors] == [
-        f"leak.md: error: {OUTSIDE}",
-        f"linked/: error: {OUTSIDE}",
-        f"notes/leak-again.md: error: {OUTSIDE}",
+        f"leak.md: error[F001]: {OUTSIDE}",
+        f"linked/: error[F001]: {OUTSIDE}",
+        f"notes/leak-again.md: error[F001]: {OUTSIDE}",
     ]
     assert sorted(report.added) == ["p/notes/alias", "p/notes/real"]
     shown = report.model_dump_json()

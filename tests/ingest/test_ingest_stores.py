@@ -200,7 +200,7 @@ def test_broken_yaml_keeps_previous_version(run_ingest, pack_copy: Path, graph: 
 
     assert report.exit_code == 1
     assert [p.render() for p in report.errors] == [
-        "bodies/moon.md:3: error [kind]: invalid YAML: mapping values are not allowed in this context; the value "
+        "bodies/moon.md:3: error[Y002] [kind]: invalid YAML: mapping values are not allowed in this context; the value "
         "holds ': ', which YAML reads as a new key: quote the whole value, as in kind: \"body: broken\""
     ]
     assert report.removed == []

@@ -38,7 +38,8 @@ def test_copied_id_keeps_both_previous_entities_and_their_links(run_ingest, tmp_
 
     kept = "the version ingested before, from p:a.md, is kept"
     assert sorted(p.render() for p in report.errors) == [
-        f"{path}: error [id]: id 'A' is defined by several files: p:a.md, p:b.md; {kept}" for path in ("a.md", "b.md:2")
+        f"{path}: error[E002] [id]: id 'A' is defined by several files: p:a.md, p:b.md; {kept}"
+        for path in ("a.md", "b.md:2")
     ]
     assert (report.added, report.updated, report.removed, report.dangling) == ([], [], [], [])
     assert count(graph, REAL.format(id="B")) == 1
@@ -57,7 +58,7 @@ def test_id_owned_by_another_pack_is_reported_for_both_files(run_ingest, tmp_pat
     assert sorted((p.pack, p.render()) for p in report.errors) == [
         (
             pack,
-            f"{path}: error [id]: id 'X' is defined by several files: two:y.md, one:x.md; "
+            f"{path}: error[E002] [id]: id 'X' is defined by several files: two:y.md, one:x.md; "
             "the version ingested before, from one:x.md, is kept",
         )
         for pack, path in (("one", "x.md"), ("two", "y.md:2"))
@@ -97,7 +98,7 @@ def test_file_that_loses_its_frontmatter_is_reported_as_a_removal(run_ingest, tm
 
     assert report.removed == ["A"]
     assert [p.render() for p in report.warnings] == [
-        "a.md: warning: the file no longer opens with frontmatter: entity 'A' is removed"
+        "a.md: warning[F005]: the file no longer opens with frontmatter: entity 'A' is removed"
     ]
 
 

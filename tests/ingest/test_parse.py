@@ -90,7 +90,7 @@ def test_relation_spellings_are_normalised_and_reported(spelling: str) -> None:
     parsed = parse(f"---\nid: X\nrelated:\n  {spelling}: [Y]\n---\n")
     assert links(parsed) == [("depends_on", "Y", False, None, None)]
     assert rendered(parsed) == [
-        f"notes/a.md:4: warning [related.{spelling}]: relation {spelling!r} read as 'depends_on'"
+        f"notes/a.md:4: warning[L005] [related.{spelling}]: relation {spelling!r} read as 'depends_on'"
     ]
 
 
@@ -98,7 +98,7 @@ def test_invalid_relation_name_skips_only_that_link() -> None:
     parsed = parse("---\nid: X\nrelated:\n  связан_с: [Y]\n  uses: [Z]\n---\n")
     assert links(parsed) == [("uses", "Z", False, None, None)]
     assert rendered(parsed) == [
-        "notes/a.md:4: warning [related.связан_с]: relation name 'связан_с' is not [a-z][a-z0-9_]*; its links are skipped"
+        "notes/a.md:4: warning[L003] [related.связан_с]: relation name 'связан_с' is not [a-z][a-z0-9_]*; its links are skipped"
     ]
 
 
@@ -130,7 +130,7 @@ def test_undeclared_relation_in_a_pack_with_vocabulary_is_an_error_of_that_link_
     assert links(parsed) == [("depends_on", "Z", False, None, None)]
     assert not parsed.rejected and parsed.entity is not None
     assert rendered(parsed) == [
-        "notes/a.md:4: error [related.uses]: relation 'uses' is not declared in pack.yaml, so its links are not "
+        "notes/a.md:4: error[L001] [related.uses]: relation 'uses' is not declared in pack.yaml, so its links are not "
         "stored (the file is)"
     ]
 
@@ -149,8 +149,8 @@ def test_duplicate_keys_are_reported_with_their_line() -> None:
     parsed = parse("---\nid: X\nsummary: first\nsummary: second\nrelated:\n  uses: [A]\n  uses: [B]\n---\n")
     assert parsed.entity is not None and parsed.entity.summary == "second"
     assert rendered(parsed) == [
-        "notes/a.md:4: warning [summary]: duplicate key 'summary': the last value is used",
-        "notes/a.md:7: warning [related.uses]: duplicate key 'related.uses': the last value is used",
+        "notes/a.md:4: warning[Y006] [summary]: duplicate key 'summary': the last value is used",
+        "notes/a.md:7: warning[Y006] [related.uses]: duplicate key 'related.uses': the last value is used",
     ]
 
 
@@ -159,18 +159,18 @@ def test_duplicate_keys_are_reported_with_their_line() -> None:
     [
         (
             "---\nid: X\nname_ru: «a: b»\n---\n",
-            "notes/a.md:3: error [name_ru]: invalid YAML: mapping values are not allowed in this context; the value "
+            "notes/a.md:3: error[Y002] [name_ru]: invalid YAML: mapping values are not allowed in this context; the value "
             "holds ': ', which YAML reads as a new key: quote the whole value, as in name_ru: \"«a: b»\"",
         ),
-        ("---\n- a\n- b\n---\n", "notes/a.md:2: error: frontmatter must be a mapping of keys, found a list"),
-        ("---\njust text\n---\n", "notes/a.md:2: error: frontmatter must be a mapping of keys, found a str"),
-        ("---\nid: X\n", "notes/a.md:1: error: frontmatter block opened with '---' is never closed"),
-        ("---\nid: X\ntitle: [a, b]\n---\n", "notes/a.md:3: error [title]: must be text, found ['a', 'b']"),
+        ("---\n- a\n- b\n---\n", "notes/a.md:2: error[Y003]: frontmatter must be a mapping of keys, found a list"),
+        ("---\njust text\n---\n", "notes/a.md:2: error[Y003]: frontmatter must be a mapping of keys, found a str"),
+        ("---\nid: X\n", "notes/a.md:1: error[Y001]: frontmatter block opened with '---' is never closed"),
+        ("---\nid: X\ntitle: [a, b]\n---\n", "notes/a.md:3: error[E001] [title]: must be text, found ['a', 'b']"),
         (
             "---\nid: has space\n---\n",
-            "notes/a.md:2: error [id]: id 'has space' must be letters, digits and . _ : / + - without spaces",
+            "notes/a.md:2: error[E001] [id]: id 'has space' must be letters, digits and . _ : / + - without spaces",
         ),
-        ("---\nid: X\nname: {a: 1}\n---\n", "notes/a.md:3: error [name]: must be text, found {'a': 1}"),
+        ("---\nid: X\nname: {a: 1}\n---\n", "notes/a.md:3: error[E001] [name]: must be text, found {'a': 1}"),
     ],
 )
 def test_rejected_files_name_path_line_and_field(text: str, expected: str) -> None:
@@ -200,7 +200,9 @@ def test_real_world_values_dates_nested_mappings_escapes_bom_crlf() -> None:
 def test_graph_property_names_are_kept_under_another_name() -> None:
     parsed = parse("---\nid: X\npack: other\n---\n")
     assert parsed.entity is not None and parsed.entity.properties == {"fm_pack": "other"}
-    assert rendered(parsed) == ["notes/a.md:3: warning [pack]: key 'pack' is a graph property name; kept as 'fm_pack'"]
+    assert rendered(parsed) == [
+        "notes/a.md:3: warning[E008] [pack]: key 'pack' is a graph property name; kept as 'fm_pack'"
+    ]
 
 
 def test_the_ingesters_own_bookkeeping_names_are_graph_property_names() -> None:
@@ -237,7 +239,7 @@ def test_synonyms_written_in_the_body_are_told_to_go_under_aliases() -> None:
     )
     assert parsed.entity is not None
     assert rendered(parsed) == [
-        "notes/a.md:8: warning [aliases]: the body lists other names ('aubergine'); list them under `aliases:`, "
+        "notes/a.md:8: warning[E009] [aliases]: the body lists other names ('aubergine'); list them under `aliases:`, "
         "where a question finds them"
     ]
     assert rendered(parse("---\nid: T.2\naliases: [aubergine]\n---\nSynonyms: aubergine\n")) == []

@@ -89,17 +89,21 @@ def test_each_save_prints_only_what_it_changed(graph: GraphStore, pack_copy: Pat
 
         apollo.write_text(original.replace('title: "Apollo 12"', "title: [Apollo, 12]"))
         report = save_report()
-        assert any(line.startswith("  new missions/apollo-12.md:") and "error [title]" in line for line in report)
+        assert any(line.startswith("  new missions/apollo-12.md:") and "error[E001] [title]" in line for line in report)
         assert "  - link SM.MISSION.APOLLO12 -[crewed_by]-> SM.PERSON.CONRAD (missions/apollo-12.md)" not in report
 
         apollo.write_text(original.replace('title: "Apollo 12"', "title: [Apollo, 12]") + "\nStill broken.\n")
         report = save_report()  # saved again, still broken: its error is said again
         assert report[0] == "saved missions/apollo-12.md"
-        assert any(line.startswith("  still missions/apollo-12.md:") and "error [title]" in line for line in report)
+        assert any(
+            line.startswith("  still missions/apollo-12.md:") and "error[E001] [title]" in line for line in report
+        )
 
         apollo.write_text(original)
         report = save_report()
-        assert any(line.startswith("  fixed missions/apollo-12.md:") and "error [title]" in line for line in report)
+        assert any(
+            line.startswith("  fixed missions/apollo-12.md:") and "error[E001] [title]" in line for line in report
+        )
         assert "  - link SM.MISSION.APOLLO12 -[crewed_by]-> SM.PERSON.CONRAD (missions/apollo-12.md)" in report
         assert (
             "  no longer dangling: SM.MISSION.APOLLO12 -[crewed_by]-> SM.PERSON.CONRAD (missions/apollo-12.md)"
@@ -124,7 +128,7 @@ def test_a_link_out_of_the_pack_saved_while_watching_is_refused(
     (root / "leak.md").symlink_to(tmp_path / "outside" / "password.md")
     save = watcher.saved({root / "leak.md"})
 
-    assert [p.render() for p in save.new_problems] == [f"leak.md: error: {OUTSIDE}"]
+    assert [p.render() for p in save.new_problems] == [f"leak.md: error[F001]: {OUTSIDE}"]
     assert "SECRET" not in save.model_dump_json()
     assert count(graph, "MATCH (e:Entity) WHERE e.id <> 'A' OR e.body CONTAINS 'hunter2' RETURN count(e)") == 0
 
