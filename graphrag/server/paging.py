@@ -24,7 +24,7 @@ from graphrag.cursors import FOREIGN, MAX_OFFSET, START, OpaqueCursor
 from graphrag.errors import DocumentChanged, InvalidArgument, ResponseTooLarge, echo
 from graphrag.retrieval.entity import EntityReader
 from graphrag.retrieval.models import EntityPage, LinkPreview
-from graphrag.server.budget import Texts, fit_items, largest_fitting
+from graphrag.server.budget import Texts, fit_items, largest_fitting, wire_bytes
 
 Format = Literal["full", "metadata"]
 LINK_PREVIEW_UNITS = 100  # previews on a page of links are shortened to this before fewer links are listed
@@ -144,12 +144,11 @@ class EntityPager:
 
         texts = Texts.of([*owners, *(link for _, link in rest)])
         texts.cap(LINK_PREVIEW_UNITS)
-        count = self._most(placed, len(rest))
-        if count < min(LINKS_PER_PAGE, len(rest)):  # short previews: the other end's summary left out
+        if wire_bytes(placed(min(LINKS_PER_PAGE, len(rest)))) > self._budget:  # short previews, without summaries
             for _, link in rest:
                 link.summary, link.content_truncated = None, False
             texts = Texts.of(owners)
-            count = self._most(placed, len(rest))
+        count = self._most(placed, len(rest))
         what = "the entity's metadata and links" if first else "a page of links"
         return texts.first(len(owners) + count).fit(placed(count), self._budget, what), skip + count
 
