@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("graphrag.cli.packs:watch_command", "Ingest packs again each time a file is saved."),
     "drop": ("graphrag.cli.drop:drop_command", "Remove a pack from the graph and the vectors, others untouched."),
     "vectors": ("graphrag.cli.vectors:vectors_group", "Copy the vectors between the local shard and a Qdrant server."),
+    "explain": ("graphrag.cli.explain:explain_command", "Show how a question is read and why each hit ranks there."),
     "report": ("graphrag.cli.packs:report_command", "Review packs: counts, problems, a schema picture (HTML)."),
     "schema": ("graphrag.cli.schema:schema_command", "Print the live graph model (docs/analysts.md tables)."),
     "guide": ("graphrag.cli.guide:guide", "Serve Neo4j Browser's guide and style for a server elsewhere."),

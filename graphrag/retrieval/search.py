@@ -24,7 +24,7 @@ read the question, meaning only breaks its ties; where it cannot, meaning takes 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass, replace
@@ -41,6 +41,7 @@ from graphrag.retrieval.guidance import plan, step_words, unread
 from graphrag.retrieval.lexical import PackScripts, TextSearch
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
+from graphrag.retrieval.reading import ListRead, NameRead, Reading
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex
@@ -69,10 +70,12 @@ class Hit:
 
 @dataclass(frozen=True)
 class Ranking:
-    """The best ``hits``, and how many entities the ranking held before it was cut to the limit."""
+    """The best ``hits``, how many entities the ranking held before it was cut to the limit, and how the
+    question was read (``graphrag explain`` prints it)."""
 
     hits: list[Hit]
     available: int
+    reading: Reading
 
 
 class VectorSearch:
@@ -146,8 +149,6 @@ class PackSearch:
         ranking = self.rank(query, limit, packs, kinds, mode)
         by_id = {r.id: r for r in ranking.hits}
         rows = self._graph.read("retrieval_entities", ids=list(by_id)) if by_id else []
-        if not rows and packs:
-            self._check_packs(packs)
         return SearchResult(
             results=[
                 SearchHit(
@@ -186,10 +187,19 @@ class PackSearch:
             raise InvalidArgument("query is empty: say what to look for")
         if self._hidden:
             packs = [p for p in (packs if packs is not None else self._known()) if p not in self._hidden]
+        ranking = self._ranked(text, limit, packs, kinds, mode)
+        if not ranking.hits and packs:
+            self._check_packs(packs)  # an empty answer because a filter names no pack is a mistake worth saying
+        return ranking
+
+    def _ranked(
+        self, text: str, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, mode: Mode
+    ) -> Ranking:
         if mode != "hybrid":
             retriever = self.retrievers[mode]
             found = retriever.retrieve(Query(text, limit, packs, kinds, hidden=self._hidden))
-            return Ranking([Hit(c.id, c.score, [retriever.evidence]) for c in found], len(found))
+            reading = Reading(text, mode, lists=(ListRead.of(mode, 1.0, found),))
+            return Ranking([Hit(c.id, c.score, [retriever.evidence]) for c in found], len(found), reading)
         return self._hybrid(Query(text, max(self._config.pool, limit), packs, kinds, hidden=self._hidden), limit)
 
     def _kind_words(self) -> tuple[frozenset[str], frozenset[str]]:
@@ -289,7 +299,21 @@ class PackSearch:
             if i in matched
         ]
         hits.sort(key=lambda h: (-h.score, h.id))
-        return Ranking(hits[:limit], len(hits))
+        fused_lists = [ListRead.of(name, self._weight(name, named, coverage), f) for name, f in lists.items()]
+        if passing:
+            fused_lists.append(ListRead.of("names", config.linking.weak_weight, passing))
+        fused_lists += [ListRead.of(n, sureness * self._weight(n, named, coverage), f) for n, f in walked.items()]
+        read_as = Reading(
+            pool.text,
+            "hybrid",
+            pool.step_words,
+            coverage,
+            tuple(NameRead(c.id, c.score, readings.get(c.id, "name"), _role(c.id, starts, readings)) for c in links),
+            tuple(tuple(step.label for step in sorted(hop, key=lambda s: s.label)) for hop in steps),
+            seeds,
+            tuple(fused_lists),
+        )
+        return Ranking(hits[:limit], len(hits), read_as)
 
     def _relations(self, packs: Sequence[str] | None) -> tuple[dict[str, tuple[Step, ...]], tuple[Described, ...]]:
         """The relation names and descriptions of the packs searched: a relation word of another pack (``made``
@@ -384,6 +408,14 @@ class PackSearch:
 
     def _known(self) -> list[str]:
         return [row["id"] for row in self._graph.read("retrieval_packs") if row["id"] not in self._hidden]
+
+
+def _role(entity_id: str, starts: Mapping[str, float], readings: Mapping[str, str]) -> str:
+    if entity_id in starts:
+        return "a start (ranks first; steps and walks go out from it)"
+    if readings.get(entity_id) == "cited":
+        return "inside a quoted passage (left to full text)"
+    return "met in passing (one more list, weighed by its confidence)"
 
 
 def _kind_words_of(copy: GraphCopy) -> tuple[frozenset[str], frozenset[str]]:

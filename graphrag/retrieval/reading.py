@@ -1,0 +1,77 @@
+"""How a search read one question, kept beside its ranking so that ``graphrag explain`` can print it: the
+words that ask for relation steps, the names linked and what each became, the steps read, every list
+fused with its weight, and for each hit the place it held in each list. An agent's and an author's way to
+see why a hit ranks where it does, without reading the code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from graphrag.retrieval.candidates import Candidate
+
+LIST_SHOWN = 5  # ids a printed list shows
+
+
+@dataclass(frozen=True)
+class NameRead:
+    """An entity the question names: how sure the link is, how it is written, what the search made of it."""
+
+    id: str
+    confidence: float
+    written: str  # name, reference (quoted, an id), cited (inside a quoted passage)
+    role: str  # start, in passing, cited
+
+
+@dataclass(frozen=True)
+class ListRead:
+    """One list fused: the retriever, its weight in this question, its ids best first."""
+
+    name: str
+    weight: float
+    ids: tuple[str, ...]
+
+    @classmethod
+    def of(cls, name: str, weight: float, found: Sequence[Candidate]) -> ListRead:
+        return cls(name, round(weight, 3), tuple(c.id for c in found))
+
+
+@dataclass(frozen=True)
+class Reading:
+    text: str
+    mode: str
+    step_words: frozenset[str] = frozenset()
+    coverage: float = 1.0  # how well full text reads the question's script over these packs (0..1)
+    names: tuple[NameRead, ...] = ()
+    steps: tuple[tuple[str, ...], ...] = ()  # each hop's relations, ``^`` for a backward one
+    seeds: Mapping[str, float] = field(default_factory=dict)  # where the walks left from, with their weight
+    lists: tuple[ListRead, ...] = ()
+
+    def places(self, entity_id: str) -> str:
+        """Where ``entity_id`` stood in each list: ``text #1, vector #4``."""
+        return ", ".join(
+            f"{read.name} #{read.ids.index(entity_id) + 1}" for read in self.lists if entity_id in read.ids
+        )
+
+    def lines(self) -> list[str]:
+        """The reading as a person reads it (the hits follow it in ``graphrag explain``)."""
+        out = [f"question: {self.text}", f"mode: {self.mode}"]
+        if self.mode != "hybrid":
+            return out + self._lists()
+        out.append(f"words asking for relation steps: {', '.join(sorted(self.step_words)) or 'none'}")
+        out.append(f"full text reads the question's script over these packs: {self.coverage:.2f}")
+        out.append("names linked:" if self.names else "names linked: none")
+        out += [f"  {n.id}  confidence {n.confidence:.2f}, written as a {n.written}: {n.role}" for n in self.names]
+        hops = " then ".join("|".join(hop) for hop in self.steps)
+        out.append(f"relation steps: {hops or 'none'}")
+        if self.seeds:
+            out.append("walks start from: " + ", ".join(f"{i} ({w:.2f})" for i, w in self.seeds.items()))
+        return out + self._lists()
+
+    def _lists(self) -> list[str]:
+        out = ["lists fused (weight: first ids):"]
+        for read in self.lists:
+            shown = ", ".join(read.ids[:LIST_SHOWN]) + (", ..." if len(read.ids) > LIST_SHOWN else "")
+            out.append(f"  {read.name:<8}{read.weight:>6.2f}: {shown or '(empty)'}")
+        return out
