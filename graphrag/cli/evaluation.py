@@ -17,7 +17,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 from pydantic import ValidationError
 
-from graphrag.errors import GraphRagError
+from graphrag.errors import GraphRagError, InvalidArgument
 from graphrag.evaluation import canonical
 from graphrag.evaluation.loading import ContractError, describe, load_input
 
@@ -209,9 +209,18 @@ def import_labels(experiment: Path, labels: Path, key: Path) -> None:
 )
 @click.option(
     "--search-config",
-    "search_file",
-    type=existing_file,
-    help="Rank with this search configuration (JSON, as GRAPHRAG_SEARCH_CONFIG); recorded as reranker.searchConfig.",
+    "search_configs",
+    multiple=True,
+    help="Rank with this search configuration: a recipe (default, no-walks, no-chain, no-vector) or a JSON file "
+    "as GRAPHRAG_SEARCH_CONFIG; repeat it for an arm each. Recorded as reranker.searchConfig.",
+)
+@click.option(
+    "--through",
+    type=click.Choice(["process", "mcp"]),
+    default="process",
+    show_default=True,
+    help="process: rank in process, every configuration over one load of the stores; mcp: through the "
+    "pack_search tool (its response budget and visibility), one configuration.",
 )
 @_guarded
 def record(
@@ -224,29 +233,31 @@ def record(
     packs: tuple[str, ...],
     kinds: tuple[str, ...],
     mode: str | None,
-    search_file: Path | None,
+    search_configs: tuple[str, ...],
+    through: str,
 ) -> None:
-    """Run QUERIES through this service's pack_search and write the ranked hits as an arm.
+    """Rank QUERIES as this service's pack_search does and write the ranked hits as an arm.
 
     QUERIES is a JSON list of {"queryId", "text"} (or a file with a "queries" list, such as an
-    experiment). The embedder's id is added to the config's models, --mode (passed to pack_search)
-    to its reranker section as retrievalMode, and --search-config as searchConfig (the search
-    configuration's digest), so two arms can differ in those keys alone: record one arm per search
-    configuration and compare them. Answers are left empty: fill them from your generation step
-    before `compare`. Needs Neo4j and ingested packs.
+    experiment). The embedder's id is added to the config's models, --mode to its reranker section as
+    retrievalMode, and each --search-config as searchConfig (the configuration's digest), so arms can
+    differ in those keys alone. With several --search-config, all rank in one pass over one load of the
+    stores and --out is a folder: NAME.json and NAME-corpus.json for each (NAME: the recipe, or the
+    file's name). Answers are left empty: fill them from your generation step before `compare`. Needs
+    Neo4j and ingested packs.
 
     \b
     Example:
         graphrag eval record queries.json --config baseline-config.json --out baseline.json
         graphrag eval record queries.json --config baseline-config.json --out text.json --mode text
-        graphrag eval record queries.json --config baseline-config.json --out tuned.json --search-config tuned.json
+        graphrag eval record q.json --config base.json --out arms/ --search-config default --search-config no-walks
     """
     import asyncio
 
     from graphrag.config import Settings
-    from graphrag.evaluation.recording import RETRIEVAL_MODE_KEY, SEARCH_CONFIG_KEY, QueryFile, with_reranker
-    from graphrag.retrieval.config import DEFAULT, SearchConfig
-    from graphrag.server.recording import record_arm
+    from graphrag.evaluation.recording import RETRIEVAL_MODE_KEY, QueryFile, with_reranker
+    from graphrag.retrieval.config import named_config
+    from graphrag.server.recording import record_arm, record_arms
 
     raw = json.loads(queries.read_text(encoding="utf-8"))
     query_file = QueryFile.model_validate({"queries": raw} if isinstance(raw, list) else raw)
@@ -255,11 +266,22 @@ def record(
     if mode is not None:  # unset, the tool's default applies and the config says nothing about it
         search["mode"] = mode
         config = with_reranker(config, RETRIEVAL_MODE_KEY, mode)
-    settings = Settings(graphrag_search_config=search_file) if search_file else Settings()
-    ranking = SearchConfig.load(search_file) if search_file else DEFAULT
-    config = with_reranker(config, SEARCH_CONFIG_KEY, ranking.digest())
-    arm, corpus = asyncio.run(record_arm(settings, query_file.queries, config, label, search))
-    out.write_text(arm.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    if corpus_out is not None:
-        corpus_out.write_text(corpus.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    click.echo(f"recorded {len(arm.runs)} queries into {out} (snapshot {arm.corpus_snapshot_id})", err=True)
+    configs = dict(named_config(spec) for spec in search_configs or ("default",))
+    if len(configs) < len(search_configs or ("default",)):
+        raise InvalidArgument("two --search-config have the same name: give each arm its own")
+    several = len(configs) > 1
+    if several and (through == "mcp" or corpus_out is not None):
+        raise InvalidArgument("several --search-config record in process, each arm with its corpus beside it in --out")
+    if through == "mcp":
+        ((name, ranking),) = configs.items()
+        arms = {name: asyncio.run(record_arm(Settings(), query_file.queries, ranking, config, label, search))}
+    else:
+        arms = record_arms(Settings(), query_file.queries, configs, config, label, search)
+    if several:
+        out.mkdir(parents=True, exist_ok=True)
+    for name, (arm, corpus) in arms.items():
+        arm_path, corpus_path = (out / f"{name}.json", out / f"{name}-corpus.json") if several else (out, corpus_out)
+        arm_path.write_text(arm.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        if corpus_path is not None:
+            corpus_path.write_text(corpus.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        click.echo(f"recorded {len(arm.runs)} queries into {arm_path} (snapshot {arm.corpus_snapshot_id})", err=True)

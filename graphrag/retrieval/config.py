@@ -4,8 +4,8 @@ Pool sizes, which retrievers run and how much each list weighs, the fusion, the 
 walk settings all live in ``SearchConfig``; the code reads them from here and holds no ranking constant
 of its own. ``DEFAULT`` is the configuration that measured best on corpora it was not tuned on
 (docs/retrieval.md quotes the figures); a deployment may load another one from a JSON file
-(``GRAPHRAG_SEARCH_CONFIG``), and ``graphrag eval record --search-config FILE`` records an arm per file,
-so two configurations are compared with ``graphrag eval compare``.
+(``GRAPHRAG_SEARCH_CONFIG``), and ``graphrag eval record --search-config FILE|RECIPE`` records an arm per
+configuration (``RECIPES`` ship with the package), so configurations are compared with ``graphrag eval compare``.
 """
 
 from __future__ import annotations
@@ -215,6 +215,30 @@ DEFAULT = SearchConfig(
         RetrieverSpec(name="chain", weight_named=1.5, weight_unnamed=1.5),
     ),
 )
+
+
+def _without(*names: RetrieverName) -> SearchConfig:
+    return DEFAULT.model_copy(update={"retrievers": tuple(r for r in DEFAULT.retrievers if r.name not in names)})
+
+
+# Named configurations shipped with the package: what ``graphrag eval record --search-config NAME`` takes
+# besides a file, so the usual comparisons need no file of one's own.
+RECIPES: dict[str, SearchConfig] = {
+    "default": DEFAULT,
+    "no-walks": _without("walk", "chain"),  # names, words and meaning; nothing walked from a start
+    "no-chain": _without("chain"),  # the random walk without the typed steps the question asks for
+    "no-vector": _without("vector"),  # names, words and walks; no meaning
+}
+
+
+def named_config(spec: str) -> tuple[str, SearchConfig]:
+    """A recipe by its name, or a configuration file (JSON) by its path: (a name for it, the configuration)."""
+    if spec in RECIPES:
+        return spec, RECIPES[spec]
+    path = Path(spec)
+    if not path.is_file():
+        raise InvalidArgument(f"search config {spec!r} is neither a recipe ({', '.join(RECIPES)}) nor a file")
+    return path.stem, SearchConfig.load(path)
 
 
 def markdown_table(config: SearchConfig) -> str:

@@ -165,8 +165,10 @@ def create_server(
     embedder: Embedder | None = None,
     background: Background | None = None,
     transport: Transport = "stdio",
+    search: SearchConfig | None = None,
 ) -> FastMCP:
     """The server with every tool; ``embedder`` lets tests and benchmarks share one loaded model;
+    ``search`` ranks instead of ``GRAPHRAG_SEARCH_CONFIG`` (the evaluator's recipes);
     ``background`` runs beside it with the open stores (``graphrag serve --watch`` ingests there).
     The team source tools are there only where a caller can use them (``team_sources_served``).
 
@@ -174,7 +176,8 @@ def create_server(
     configuration that does not validate, or a query expander that cannot be loaded raises
     ``invalid_argument`` here, before anything is served.
     """
-    search = SearchConfig.load(settings.graphrag_search_config) if settings.graphrag_search_config else DEFAULT
+    if search is None:
+        search = SearchConfig.load(settings.graphrag_search_config) if settings.graphrag_search_config else DEFAULT
     access = load_access(settings.graphrag_tokens_file)
     policy = ObservationPolicy.from_settings(settings)
     dsn = settings.graphrag_observations_dsn

@@ -1,9 +1,15 @@
-"""Run a query file through this service's own ``pack_search`` (the MCP tool, in process) and record
-the ranked hits as an evaluation arm (``graphrag eval record``)."""
+"""Run a query file through this service's ranking and record the ranked hits as evaluation arms
+(``graphrag eval record``).
+
+In process (the default), every search configuration ranks the queries against one load of the stores (the
+graph copy, its tables and the model are shared), so N configurations cost one start. Through MCP, the
+queries go to this service's own ``pack_search`` tool in process, with its response budget and visibility,
+as an agent would meet them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastmcp import Client
@@ -13,22 +19,74 @@ from graphrag.config import Settings
 from graphrag.embedding import load_embedder
 from graphrag.errors import InvalidArgument
 from graphrag.evaluation.contract import Arm, Corpus
-from graphrag.evaluation.recording import FoundEntity, RecordQuery, build_arm, snapshot_id
+from graphrag.evaluation.recording import (
+    SEARCH_CONFIG_KEY,
+    FoundEntity,
+    RecordQuery,
+    build_arm,
+    snapshot_id,
+    with_reranker,
+)
+from graphrag.retrieval.config import SearchConfig
+from graphrag.retrieval.search import PackSearch
+from graphrag.retrieval.snapshot import GraphSnapshot
+from graphrag.retrieval.vector_index import open_vector_index
+from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.app import create_server
 from graphrag.stores.graph import GraphStore
+
+Ranked = list[tuple[RecordQuery, list[str]]]  # each query with the ids it found, best first
+
+
+def record_arms(
+    settings: Settings,
+    queries: Sequence[RecordQuery],
+    configs: Mapping[str, SearchConfig],
+    config: dict[str, Any],
+    label: str,
+    search: dict[str, Any],
+) -> dict[str, tuple[Arm, Corpus]]:
+    """An arm per named configuration, ranked in process; ``search`` holds pack_search's other arguments
+    (limit, packs, kinds, mode), the same for every query. Each arm's config records its configuration's
+    digest (reranker.searchConfig), so arms differ in that key alone."""
+    embedder = load_embedder(settings.graphrag_embedder)
+    limit, packs, kinds = search["limit"], search.get("packs"), search.get("kinds")
+    mode = search.get("mode", "hybrid")
+    with GraphStore.connect(settings) as graph:
+        vocabulary = RelationVocabulary(graph)
+        snapshot = GraphSnapshot(graph, vocabulary)
+        vectors = open_vector_index(settings, embedder.id)
+        try:
+            ranked: dict[str, Ranked] = {}
+            for name, ranking in configs.items():
+                searcher = PackSearch(graph, embedder, vectors, snapshot, vocabulary, ranking)
+                ranked[name] = [
+                    (query, [hit.id for hit in searcher.rank(query.text, limit, packs, kinds, mode).hits])
+                    for query in queries
+                ]
+        finally:
+            vectors.close()
+        return {
+            name: _arm(
+                graph, embedder.id, found, with_reranker(config, SEARCH_CONFIG_KEY, configs[name].digest()), label
+            )
+            for name, found in ranked.items()
+        }
 
 
 async def record_arm(
     settings: Settings,
     queries: Sequence[RecordQuery],
+    ranking: SearchConfig,
     config: dict[str, Any],
     label: str,
     search: dict[str, Any],
 ) -> tuple[Arm, Corpus]:
-    """``search`` holds pack_search's other arguments (limit, packs, kinds, mode), the same for every query."""
+    """One arm through the MCP tool of a server ranking with ``ranking`` (its digest goes in the config)."""
     embedder = load_embedder(settings.graphrag_embedder)
-    server = create_server(settings, embedder=embedder)
-    results: list[tuple[RecordQuery, list[str]]] = []
+    server = create_server(settings, embedder=embedder, search=ranking)
+    config = with_reranker(config, SEARCH_CONFIG_KEY, ranking.digest())
+    results: Ranked = []
     async with Client(server) as client:
         for query in queries:
             try:
@@ -46,11 +104,17 @@ async def record_arm(
                 )
             results.append((query, [hit["id"] for hit in found.get("results", [])]))
     with GraphStore.connect(settings) as graph:
-        snapshot = snapshot_id((r["id"], r["sha256"]) for r in graph.read("eval_snapshot"))
-        ids = sorted({i for _, found in results for i in found})
-        entities = {
-            r["id"]: FoundEntity(r["id"], r["title"], r["summary"] or "")
-            for r in graph.read("retrieval_entities", ids=ids)
-        }
+        return _arm(graph, embedder.id, results, config, label)
+
+
+def _arm(
+    graph: GraphStore, embedder_id: str, results: Ranked, config: dict[str, Any], label: str
+) -> tuple[Arm, Corpus]:
+    """The arm of ``results``, its hits read as the graph holds them now (the snapshot names that state)."""
+    snapshot = snapshot_id((r["id"], r["sha256"]) for r in graph.read("eval_snapshot"))
+    ids = sorted({i for _, found in results for i in found})
+    entities = {
+        r["id"]: FoundEntity(r["id"], r["title"], r["summary"] or "") for r in graph.read("retrieval_entities", ids=ids)
+    }
     found = [(query, [entities[i] for i in hit_ids if i in entities]) for query, hit_ids in results]
-    return build_arm(label, config, embedder.id, snapshot, found)
+    return build_arm(label, config, embedder_id, snapshot, found)

@@ -1,4 +1,5 @@
-"""``graphrag eval record``: our own pack_search, through MCP, recorded as an arm of the contract."""
+"""``graphrag eval record``: our own ranking, in process (every configuration over one load of the stores) or
+through the pack_search tool, recorded as arms of the contract."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from graphrag.errors import InvalidArgument
 from graphrag.evaluation.contract import Arm, Corpus
 from graphrag.evaluation.recording import RecordQuery
+from graphrag.retrieval.config import DEFAULT, RECIPES
 from graphrag.server.recording import record_arm
 from tests.conftest import EXAMPLES
 
@@ -63,4 +65,45 @@ async def test_record_refuses_a_ranking_the_response_budget_cut(run_ingest, sett
     run_ingest(EXAMPLES / "space-missions")
     tight = settings.model_copy(update={"graphrag_response_budget_bytes": 2_000})
     with pytest.raises(InvalidArgument, match=r"^invalid_argument: pack_search left out \d+ hits of query q1 "):
-        await record_arm(tight, [RecordQuery(query_id="q1", text="rocket")], CONFIG, "baseline", {"limit": 50})
+        await record_arm(tight, [RecordQuery(query_id="q1", text="rocket")], DEFAULT, CONFIG, "baseline", {"limit": 50})
+
+
+def record(home: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    queries = tmp_path / "queries.json"
+    queries.write_text(json.dumps([{"queryId": "q1", "text": "Which programme is Apollo 11 part of?"}]))
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps(CONFIG))
+    return subprocess.run(
+        [sys.executable, "-m", "graphrag.cli", "eval", "record", str(queries), "--config", str(config), *args],
+        env={**os.environ, "GRAPHRAG_HOME": str(home)}, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_record_ranks_several_recipes_in_one_pass_as_the_tool_would(run_ingest, settings, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    run_ingest(EXAMPLES / "space-missions")
+    home, arms = settings.graphrag_home, tmp_path / "arms"
+
+    both = record(home, tmp_path, "--out", str(arms), "--search-config", "default", "--search-config", "no-walks")
+    tool = record(home, tmp_path, "--out", str(tmp_path / "tool.json"), "--through", "mcp")
+
+    assert both.returncode == 0 and tool.returncode == 0, both.stderr + tool.stderr
+    default, no_walks = (
+        Arm.model_validate_json((arms / f"{name}.json").read_text()) for name in ("default", "no-walks")
+    )
+    through_tool = Arm.model_validate_json((tmp_path / "tool.json").read_text())
+    assert [h.chunk_id for h in default.runs[0].hits] == [h.chunk_id for h in through_tool.runs[0].hits]
+    assert default.runs[0].hits[1].chunk_id == "SM.PROGRAM.APOLLO"  # the typed step from the start
+    assert [h.chunk_id for h in no_walks.runs[0].hits] != [h.chunk_id for h in default.runs[0].hits]
+    digests = {arm.config.reranker["searchConfig"] for arm in (default, no_walks)}
+    assert digests == {DEFAULT.digest(), RECIPES["no-walks"].digest()}
+    assert (arms / "no-walks-corpus.json").is_file()
+
+
+def test_record_refuses_a_search_config_that_is_no_recipe_and_no_file(tmp_path: Path) -> None:
+    result = record(tmp_path / "home", tmp_path, "--out", str(tmp_path / "a.json"), "--search-config", "no-walk")
+
+    assert result.returncode == 2
+    assert (
+        "search config 'no-walk' is neither a recipe (default, no-walks, no-chain, no-vector) nor a file"
+        in result.stderr
+    )
