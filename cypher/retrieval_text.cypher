@@ -6,7 +6,8 @@
 // so asked of the whole index it costs most for common words in a large corpus; held to the keys, each
 // entity found gets the same score for a fraction of the work.
 // Parameters: $index (entity_text, entity_text_ru or entity_text_cjk), $words (quoted terms joined with OR),
-// $quoted (the quoted passages as phrases, or null), $lucene, $fetch, $packs, $kinds (lists, or null for
+// $quoted (the quoted passages as phrases, or null), $written_index (entity_text: the one index over every
+// text as written, digits and punctuation included; a script's own index holds only that script's words), $lucene, $fetch, $packs, $kinds (lists, or null for
 // all), $batch. Returns one row: found (id and words' score), written (ids holding a quote as written),
 // scored (id and the whole query's score).
 CALL db.index.fulltext.queryNodes($index, $words, {limit: $fetch}) YIELD node, score
@@ -14,7 +15,7 @@ WHERE NOT node:Missing AND ($packs IS NULL OR node.pack IN $packs) AND ($kinds I
 WITH collect({node: node, score: score}) AS found
 CALL () {
   UNWIND CASE WHEN $quoted IS NULL THEN [] ELSE [$quoted] END AS quoted
-  CALL db.index.fulltext.queryNodes($index, quoted, {limit: $fetch}) YIELD node
+  CALL db.index.fulltext.queryNodes($written_index, quoted, {limit: $fetch}) YIELD node
   WHERE NOT node:Missing AND ($packs IS NULL OR node.pack IN $packs) AND ($kinds IS NULL OR node.kind IN $kinds)
   RETURN collect(node) AS written
 }

@@ -32,6 +32,7 @@ FETCH_FACTOR = 4  # index hits read per hit wanted when a filter drops some, so 
 MIN_FETCH = 100
 PASSAGE_STEM = 5
 KEY_BATCH = 200  # text keys per phrase query: Lucene refuses a query of more than 1,024 clauses
+ENTITY_TEXT = "entity_text"  # the full-text family of entities; its unsuffixed index holds every text as written
 
 SUFFIXES: dict[Script, str] = {"latin": "", "cyrillic": "_ru", "cjk": "_cjk"}  # index name suffix per script
 
@@ -130,7 +131,7 @@ class TextSearch:
         text = TextQuery.of(query.text, self._config, query.step_words)
         if text is None:
             return []
-        found = [self._found(index, text, query) for index in text.indexes("entity_text")]
+        found = [self._found(index, text, query) for index in text.indexes(ENTITY_TEXT)]
         # found as written first, in the order of the whole query
         written = set().union(*(quoted for _, quoted in found))
         rankings = [_written_first(ranking, written) for ranking, _ in found]
@@ -162,6 +163,7 @@ class TextSearch:
             index=index,
             words=text.words,
             quoted=text.quoted,
+            written_index=ENTITY_TEXT,  # a quote is found as written in the index of the whole text
             lucene=text.lucene,
             fetch=fetch,
             packs=_listed(query.packs),

@@ -396,6 +396,27 @@ async def test_a_quoted_passage_is_found_as_written_beyond_the_entities_its_word
     assert found.results[0].id == "holder"
 
 
+async def test_a_quote_with_numbers_in_a_russian_question_is_found_as_written(
+    run_ingest, client_for, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The Russian index holds a body's Cyrillic words alone, so a quote holding "см. 68.31" is looked for as
+    written in the index of the whole text: the note that holds it comes first, though entries that repeat its
+    words in their titles and summaries outscore it on the words."""
+    pack = tmp_path / "codes"
+    pack.mkdir()
+    filler = " ".join(f"Строка {n} о посторонних делах." for n in range(6))
+    quote = "деятельность агентов по операциям с недвижимостью, см. 68.31"
+    write_entity(pack, "holder", f"{filler}\n- {quote}\n{filler}", title="Оптовая торговля", summary="Пояснения.")
+    for n in range(3):
+        title = f"Деятельность агентов по операциям с недвижимостью {n}"
+        write_entity(pack, f"agents{n}", "Операции агентов с недвижимостью.", title=title, summary=title)
+    run_ingest(pack)
+    async with client_for() as client:
+        for mode in ("text", "hybrid"):
+            found = await search(client, f"В пояснениях к какой группировке сказано: «{quote}»?", mode=mode)
+            assert found.results[0].id == "holder", mode
+
+
 def write_near_and_apart(pack: Path) -> None:
     """Two entries of the same words, title and summary: their words score alike, so the one holding the
     question's pair of words together ranks first only by its phrase (and would lose the tie by id)."""
