@@ -168,8 +168,8 @@ def console(driver: Any) -> str:
 def run_block(driver: Any, index: int, what: str) -> None:
     """Click a guide block (Browser puts it in the editor), then the editor's run button."""
     block = driver.find_elements(*BLOCKS)[index]
-    first_line = block.text.splitlines()[0]
-    in_editor: Find = lambda d: first_line in d.execute_script(EDITOR_JS).replace("\xa0", " ")  # noqa: E731
+    start = " ".join(block.text.split())[:20]  # its first words, however the guide and the editor wrap them
+    in_editor: Find = lambda d: start in " ".join(d.execute_script(EDITOR_JS).replace("\xa0", " ").split())  # noqa: E731
     click(driver, lambda d: d.find_elements(*BLOCKS)[index], in_editor, f"the guide's {what}")
     click(driver, lambda d: d.find_element(*RUN), lambda d: not in_editor(d), "the editor's run button")
 
@@ -208,6 +208,9 @@ def steps(
         problems.append(
             f"placeholders drawn apart (outline {MISSING_STROKE}) and captioned {placeholders}, not {wanted}"
         )
+    cut = [n["caption"] for n in nodes if n not in placeholders and n["caption"].endswith("…")]
+    if cut:
+        problems.append(f"captions cut short (style.grass: node.Entity diameter and font-size): {cut}")
     if any(n["fill"] == "#ffffff" and n not in placeholders for n in nodes):
         problems.append("a real entity is drawn white, like a placeholder")
     if any(n["fill"] == PACK_FILL for n in nodes):

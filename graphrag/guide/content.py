@@ -38,10 +38,16 @@ def title_and_text(cypher: CypherFile) -> tuple[str, str]:
 
 
 def parameters_command() -> str:
-    """``:param [{id, other}] => { ... }``: Browser runs the examples query and sets each column as a parameter."""
-    examples = query(EXAMPLES)
+    """``:param [{id, other}] => { ... }``: Browser runs the examples query and sets each column as a parameter.
+    On one line (the query's lines joined), so the first slide shows the first question without scrolling."""
+    examples = " ".join(line.strip() for line in query(EXAMPLES).body.splitlines() if line.strip())
     columns = sorted({name for name in QUESTIONS for name in query(name).parameters})
-    return f":param [{{{', '.join(columns)}}}] => {{\n{examples.body}\n}}"
+    return f":param [{{{', '.join(columns)}}}] => {{ {examples} }}"
+
+
+def _prose(text: str) -> str:
+    """Header text as HTML: its `code` spans as code (a backtick shown as it is reads as a stray mark)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def _runnable(text: str) -> str:
@@ -58,14 +64,14 @@ def guide_html() -> str:
     for number, name in enumerate(QUESTIONS):
         cypher = query(name)
         title, text = title_and_text(cypher)
-        parts = [f"<p>{html.escape(text)}</p>"]
+        parts = [f"<p>{_prose(text)}</p>"]
         if number == 0:
             _, examples_text = title_and_text(query(EXAMPLES))
             parts[:0] = [
                 "<p>Click a query to put it in the editor, then run it. First set the parameters the questions use"
                 " (or your own, e.g. <code>:param id =&gt; 'SOME.ID'</code>):</p>",
                 _runnable(parameters_command()),
-                f"<p><small>{html.escape(examples_text)}</small></p>",
+                f"<p><small>{_prose(examples_text)}</small></p>",
             ]
         parts.append(_runnable(cypher.body))
         parts.append(f"<p><small>From <code>cypher/{html.escape(name)}.cypher</code>.</small></p>")

@@ -43,9 +43,19 @@ def test_each_question_has_a_title_and_says_what_it_answers(name: str) -> None:
 
 def test_the_first_slide_sets_every_parameter_the_questions_use() -> None:
     used = {p for name in QUESTIONS for p in query(name).parameters}
-    assert parameters_command().startswith(f":param [{{{', '.join(sorted(used))}}}] => {{\n")
+    assert parameters_command().startswith(f":param [{{{', '.join(sorted(used))}}}] => {{ MATCH (e:Entity) ")
     page = guide_html()
     assert page.index(":param [") < page.index("<slide>", page.index("<slide>") + 1), "on the first slide"
+
+
+def test_the_first_slide_is_short_enough_to_show_the_first_question() -> None:
+    """The parameters on one line, so the first question is on screen; header text has no stray backticks."""
+    first = guide_html().split("</slide>", 1)[0]
+    runnable = first.split('<pre mode="cypher" class="runnable">')
+    assert "\n" not in runnable[1].split("</pre>", 1)[0]  # the :param block: one line
+    assert first.count("\n") <= 12 + query(QUESTIONS[0]).body.count("\n")
+    assert "`" not in first and "<code>id</code>" in first
+    assert "//" not in parameters_command()  # a comment would swallow the rest of the one line
 
 
 def test_the_examples_pick_a_real_entity_and_the_farthest_one(example_graph: GraphStore) -> None:
