@@ -18,6 +18,7 @@ from graphrag.stores.cypher import CypherFile, query
 # The guide's questions, in the order its slides show them; the first is what a person tries first.
 QUESTIONS = (
     "browser_neighbourhood",
+    "browser_pack_examples",
     "browser_paths",
     "browser_dangling",
     "browser_orphans",

@@ -27,6 +27,7 @@ from graphrag.neo4j_local.distribution import Layout
 from graphrag.stores.cypher import cypher_dir, query
 from graphrag.stores.graph import GraphStore
 from tests.analysts.conftest import MEMORY_ABOUT
+from tests.conftest import EXAMPLES as EXAMPLE_PACKS
 
 
 def test_every_browser_file_is_a_question_of_the_guide() -> None:
@@ -59,7 +60,32 @@ def test_the_first_slide_is_short_enough_to_show_the_first_question() -> None:
 
 
 def test_the_examples_pick_a_real_entity_and_the_farthest_one(example_graph: GraphStore) -> None:
-    assert example_graph.read(EXAMPLES) == [{"id": "SM.MISSION.APOLLO11", "other": "SM.CRAFT.LUNOKHOD1"}]
+    assert example_graph.read(EXAMPLES) == [
+        {"id": "SM.MISSION.APOLLO11", "other": "SM.CRAFT.LUNOKHOD1", "examples": ["SM.MISSION.APOLLO11"]}
+    ]
+
+
+def test_with_two_packs_the_guide_shows_an_example_of_each(
+    graph: GraphStore,
+    run_ingest,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    """The first question draws one pack's entity; the second draws each pack's most linked entity."""
+    run_ingest(EXAMPLE_PACKS / "space-missions")
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "pack.yaml").write_text("id: notes\n", encoding="utf-8")
+    (notes / "a.md").write_text("---\nid: N.A\nrelated: {cites: [N.B, N.C]}\n---\n", encoding="utf-8")
+    for name in ("N.B", "N.C"):
+        (notes / f"{name}.md").write_text(f"---\nid: {name}\n---\n", encoding="utf-8")
+    run_ingest(notes)
+
+    (row,) = graph.read(EXAMPLES)
+    drawn = graph.read("browser_pack_examples", examples=row["examples"])
+
+    assert row["examples"] == ["N.A", "SM.MISSION.APOLLO11"]
+    starts = {path["p"][0]["id"] for path in drawn}
+    assert starts == {"N.A", "SM.MISSION.APOLLO11"} and len(drawn) == 2 + 8  # every direct link of each
 
 
 def test_the_first_question_starts_where_it_draws_a_picture_not_a_hairball(
