@@ -58,7 +58,7 @@ class Services:
         """A coded note for answers by meaning when the vector store holds fewer vectors than the graph has
         entities (a shard that lost points): the rest are found by words and links only, until an ingest of
         their packs embeds them again (the server marked them at start). Empty when nothing is lost."""
-        expected: int = self.snapshot.derived("real entities", lambda copy: int((~copy.entities.missing).sum()))
+        expected = int((~self.snapshot.current().entities.missing).sum())  # one pass over an array, per call
         held = self.vectors.count()
         if held >= expected:
             return ""
