@@ -13,8 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from graphrag.errors import InvalidArgument
-from graphrag.evaluation.contract import EvaluationInput
-from graphrag.evaluation.integrity import Loc, format_path
+from graphrag.evaluation.contract import EvaluationInput, Loc, format_path
 
 
 class ContractError(InvalidArgument):

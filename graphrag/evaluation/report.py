@@ -20,7 +20,7 @@ from graphrag.evaluation.calibration import (
     Calibration,
     calibrate,
 )
-from graphrag.evaluation.contract import STRATA, EvaluationInput, Query
+from graphrag.evaluation.contract import STRATA, EvaluationInput, Query, config_differences
 from graphrag.evaluation.gates import (
     EXIT_CODES,
     MIN_ANSWER_SCORE,
@@ -33,7 +33,6 @@ from graphrag.evaluation.gates import (
     evidence_gate,
     practical_gain,
 )
-from graphrag.evaluation.integrity import config_differences
 from graphrag.evaluation.metrics import METRICS, score_query
 from graphrag.evaluation.selection import comparison_set
 
