@@ -36,28 +36,17 @@ def explain_command(question: str, packs: tuple[str, ...], kinds: tuple[str, ...
         graphrag explain --pack peps "Which PEP superseded PEP 215?"
     """
     from graphrag.embedding import load_embedder
-    from graphrag.retrieval.config import DEFAULT, SearchConfig
-    from graphrag.retrieval.search import PackSearch
-    from graphrag.retrieval.snapshot import GraphSnapshot
-    from graphrag.retrieval.vector_index import open_vector_index
-    from graphrag.retrieval.vocabulary import RelationVocabulary
+    from graphrag.retrieval.config import configured
+    from graphrag.retrieval.search import searches
 
     settings = Settings()
     configure_logging(settings)
     with connected(settings) as graph:
         try:
             with answering():
-                config = (
-                    SearchConfig.load(settings.graphrag_search_config) if settings.graphrag_search_config else DEFAULT
-                )
-                embedder = load_embedder(settings.graphrag_embedder)
-                vocabulary = RelationVocabulary(graph)
-                vectors = open_vector_index(settings, embedder.id)
-                try:
-                    search = PackSearch(graph, embedder, vectors, GraphSnapshot(graph, vocabulary), vocabulary, config)
-                    ranking = search.rank(question, limit, packs or None, kinds or None, mode)  # type: ignore[arg-type]
-                finally:
-                    vectors.close()
+                config = configured(settings.graphrag_search_config)
+                with searches(settings, graph, load_embedder(settings.graphrag_embedder)) as search:
+                    ranking = search(config).rank(question, limit, packs or None, kinds or None, mode)  # type: ignore[arg-type]
                 titles = {
                     r["id"]: r["title"] for r in graph.read("retrieval_entities", ids=[h.id for h in ranking.hits])
                 }

@@ -231,6 +231,11 @@ RECIPES: dict[str, SearchConfig] = {
 }
 
 
+def configured(path: Path | None) -> SearchConfig:
+    """The configuration ``GRAPHRAG_SEARCH_CONFIG`` names, or the default."""
+    return SearchConfig.load(path) if path else DEFAULT
+
+
 def named_config(spec: str) -> tuple[str, SearchConfig]:
     """A recipe by its name, or a configuration file (JSON) by its path: (a name for it, the configuration)."""
     if spec in RECIPES:

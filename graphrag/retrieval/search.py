@@ -24,12 +24,14 @@ read the question, meaning only breaks its ties; where it cannot, meaning takes 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from contextvars import copy_context
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from graphrag.config import Settings
 from graphrag.embedding import Embedder, Vectors
 from graphrag.errors import InvalidArgument, name_list
 from graphrag.names import clauses, query_words
@@ -44,7 +46,7 @@ from graphrag.retrieval.models import SearchHit, SearchResult
 from graphrag.retrieval.reading import ListRead, NameRead, Reading
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
-from graphrag.retrieval.vector_index import VectorIndex
+from graphrag.retrieval.vector_index import VectorIndex, open_vector_index
 from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
 from graphrag.retrieval.walk import Adjacency, GraphWalk
 from graphrag.retrieval.word_forms import kind_stems, named_kinds
@@ -408,6 +410,21 @@ class PackSearch:
 
     def _known(self) -> list[str]:
         return [row["id"] for row in self._graph.read("retrieval_packs") if row["id"] not in self._hidden]
+
+
+@contextmanager
+def searches(
+    settings: Settings, graph: GraphStore, embedder: Embedder
+) -> Iterator[Callable[[SearchConfig], PackSearch]]:
+    """A ``PackSearch`` per configuration asked, outside the server (``graphrag explain``, ``eval record``): all
+    share one graph copy, relation vocabulary and vector index, which is closed at the end."""
+    vocabulary = RelationVocabulary(graph)
+    snapshot = GraphSnapshot(graph, vocabulary)
+    vectors = open_vector_index(settings, embedder.id)
+    try:
+        yield lambda config: PackSearch(graph, embedder, vectors, snapshot, vocabulary, config)
+    finally:
+        vectors.close()
 
 
 def _role(entity_id: str, starts: Mapping[str, float], readings: Mapping[str, str]) -> str:

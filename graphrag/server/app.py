@@ -20,7 +20,7 @@ from graphrag.embedding import Embedder, load_embedder
 from graphrag.memory.expansion import load_expander
 from graphrag.memory.schema import ensure_memory_schema
 from graphrag.observations.admission import ObservationPolicy
-from graphrag.retrieval.config import DEFAULT, SearchConfig
+from graphrag.retrieval.config import SearchConfig, configured
 from graphrag.retrieval.search import PackSearch
 from graphrag.retrieval.vector_index import VectorIndex, open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary
@@ -177,7 +177,7 @@ def create_server(
     ``invalid_argument`` here, before anything is served.
     """
     if search is None:
-        search = SearchConfig.load(settings.graphrag_search_config) if settings.graphrag_search_config else DEFAULT
+        search = configured(settings.graphrag_search_config)
     access = load_access(settings.graphrag_tokens_file)
     policy = ObservationPolicy.from_settings(settings)
     dsn = settings.graphrag_observations_dsn

@@ -28,10 +28,7 @@ from graphrag.evaluation.recording import (
     with_reranker,
 )
 from graphrag.retrieval.config import SearchConfig
-from graphrag.retrieval.search import PackSearch
-from graphrag.retrieval.snapshot import GraphSnapshot
-from graphrag.retrieval.vector_index import open_vector_index
-from graphrag.retrieval.vocabulary import RelationVocabulary
+from graphrag.retrieval.search import searches
 from graphrag.server.app import create_server
 from graphrag.stores.graph import GraphStore
 
@@ -53,19 +50,14 @@ def record_arms(
     limit, packs, kinds = search["limit"], search.get("packs"), search.get("kinds")
     mode = search.get("mode", "hybrid")
     with GraphStore.connect(settings) as graph:
-        vocabulary = RelationVocabulary(graph)
-        snapshot = GraphSnapshot(graph, vocabulary)
-        vectors = open_vector_index(settings, embedder.id)
-        try:
-            ranked: dict[str, Ranked] = {}
-            for name, ranking in configs.items():
-                searcher = PackSearch(graph, embedder, vectors, snapshot, vocabulary, ranking)
-                ranked[name] = [
-                    (query, [hit.id for hit in searcher.rank(query.text, limit, packs, kinds, mode).hits])
+        with searches(settings, graph, embedder) as searcher:
+            ranked: dict[str, Ranked] = {
+                name: [
+                    (query, [hit.id for hit in searcher(ranking).rank(query.text, limit, packs, kinds, mode).hits])
                     for query in queries
                 ]
-        finally:
-            vectors.close()
+                for name, ranking in configs.items()
+            }
         return {
             name: _arm(
                 graph, embedder.id, found, with_reranker(config, SEARCH_CONFIG_KEY, configs[name].digest()), label
