@@ -6,8 +6,9 @@ Tools read it with ``services_of(ctx)``; the server's lifespan creates it once p
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fastmcp import Context
 
@@ -23,6 +24,35 @@ from graphrag.server.live import LiveIndex
 from graphrag.stores.graph import GraphStore
 from ingest.team_indexer import Indexer
 
+VECTOR_COUNT_SECONDS = 5.0  # how long a count of the stored vectors stands for every call
+
+
+class VectorGap:
+    """Whether the vector store holds fewer vectors than the graph has real entities, counted at most every
+    ``VECTOR_COUNT_SECONDS``: a count is a request to a Qdrant server (or to the process owning the shard), too
+    dear for every search, and a gap lasts until an ingest embeds the missing entities."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counted = -VECTOR_COUNT_SECONDS
+        self._note = ""
+
+    def note(self, snapshot: GraphSnapshot, vectors: VectorIndex) -> str:
+        with self._lock:
+            if time.monotonic() - self._counted >= VECTOR_COUNT_SECONDS:
+                self._note = _gap_note(int((~snapshot.current().entities.missing).sum()), vectors.count())
+                self._counted = time.monotonic()
+            return self._note
+
+
+def _gap_note(expected: int, held: int) -> str:
+    if held >= expected:
+        return ""
+    return (
+        f"vectors_lost: the vector store holds vectors for {held:,} of {expected:,} entities; the others are "
+        "found by words and links only until `graphrag ingest` on their packs embeds them again"
+    )
+
 
 @dataclass(frozen=True)
 class Services:
@@ -36,6 +66,7 @@ class Services:
     live: LiveIndex  # this process's own writes (serve --watch, team sources)
     teams: TeamSources
     indexer: Indexer
+    gap: VectorGap = field(default_factory=VectorGap)
 
     @classmethod
     def open(
@@ -58,14 +89,7 @@ class Services:
         """A coded note for answers by meaning when the vector store holds fewer vectors than the graph has
         entities (a shard that lost points): the rest are found by words and links only, until an ingest of
         their packs embeds them again (the server marked them at start). Empty when nothing is lost."""
-        expected = int((~self.snapshot.current().entities.missing).sum())  # one pass over an array, per call
-        held = self.vectors.count()
-        if held >= expected:
-            return ""
-        return (
-            f"vectors_lost: the vector store holds vectors for {held:,} of {expected:,} entities; the others are "
-            "found by words and links only until `graphrag ingest` on their packs embeds them again"
-        )
+        return self.gap.note(self.snapshot, self.vectors)
 
 
 Background = Callable[[Services, threading.Event], None]  # runs beside the server until the event is set
