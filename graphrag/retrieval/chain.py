@@ -14,6 +14,7 @@ from collections.abc import Container
 
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.config import WalkConfig
+from graphrag.retrieval.registry import Registration, register
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.walk import Adjacency, Parent, hidden_rows, path_to, returnable
 
@@ -98,3 +99,10 @@ def _depth_first(
         seen.add(child)
         order.append(child)
         _depth_first(child, children, mass, order, seen)
+
+
+MEANING = "The typed relation steps the question asks for, from the starts."
+register(
+    "chain",
+    Registration(lambda sources, config: RelationChain(sources.snapshot, config.walk), MEANING, seeded=True),
+)

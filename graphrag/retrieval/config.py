@@ -13,30 +13,35 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from graphrag.errors import InvalidArgument
+from graphrag.retrieval.registry import registration, unknown
 from graphrag.stores.edge import SEARCH_EF
-
-RetrieverName = Literal["text", "vector", "walk", "chain"]
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _registered(name: str) -> str:
+    if (why := unknown(name)) is not None:
+        raise ValueError(why)
+    return name
+
+
 class RetrieverSpec(_Frozen):
     """One ranked list the fusion takes, and how much it weighs there.
 
-    ``text`` and ``vector`` answer from the question's words; ``walk`` (a random walk with restart) and
-    ``chain`` (the typed relation steps the question asks for) answer from the start entities the others
-    found. A list weighs ``weight_named`` when the question names a start entity with confidence,
-    ``weight_unnamed`` otherwise.
+    ``name`` is a registered retriever (``graphrag.retrieval.registry``): ``text`` and ``vector`` answer
+    from the question's words; ``walk`` (a random walk with restart) and ``chain`` (the typed relation
+    steps the question asks for) answer from the start entities the others found. A list weighs
+    ``weight_named`` when the question names a start entity with confidence, ``weight_unnamed`` otherwise.
     """
 
-    name: RetrieverName
+    name: Annotated[str, AfterValidator(_registered)]
     weight_named: float = Field(ge=0)
     weight_unnamed: float = Field(ge=0)
 
@@ -191,7 +196,7 @@ class SearchConfig(_Frozen):
         canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()[:12]
 
-    def spec(self, name: RetrieverName) -> RetrieverSpec | None:
+    def spec(self, name: str) -> RetrieverSpec | None:
         return next((r for r in self.retrievers if r.name == name), None)
 
     @classmethod
@@ -217,7 +222,7 @@ DEFAULT = SearchConfig(
 )
 
 
-def _without(*names: RetrieverName) -> SearchConfig:
+def _without(*names: str) -> SearchConfig:
     return DEFAULT.model_copy(update={"retrievers": tuple(r for r in DEFAULT.retrievers if r.name not in names)})
 
 
@@ -253,18 +258,10 @@ def markdown_table(config: SearchConfig) -> str:
     for spec in config.retrievers:
         rows.append(
             f"| `retrievers.{spec.name}` | {spec.weight_named:g} named, {spec.weight_unnamed:g} unnamed "
-            f"| {_RETRIEVER_MEANINGS[spec.name]} |"
+            f"| {registration(spec.name).meaning} |"
         )
     rows += [f"| `{path}` | {value} | {meaning} |" for path, value, meaning in _settings(config, "")]
     return "\n".join(rows)
-
-
-_RETRIEVER_MEANINGS: dict[RetrieverName, str] = {
-    "text": "Full text over title, aliases, summary and body, with phrase clauses.",
-    "vector": "The question's meaning against each embedded summary (multilingual).",
-    "walk": "A random walk with restart from the starts, typed and degree-damped.",
-    "chain": "The typed relation steps the question asks for, from the starts.",
-}
 
 
 def _settings(model: BaseModel, prefix: str) -> list[tuple[str, str, str]]:

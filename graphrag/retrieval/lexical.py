@@ -23,6 +23,7 @@ from graphrag.names import WORD, Script, fold, phrase_text, query_words, quoted_
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.config import TextConfig
 from graphrag.retrieval.fusion import Ranked, reciprocal_rank
+from graphrag.retrieval.registry import Registration, register
 from graphrag.retrieval.snapshot import GraphCopy
 from graphrag.stores.graph import GraphStore
 
@@ -259,3 +260,13 @@ def _written_first(ranking: list[Candidate], written: set[str]) -> list[Candidat
 
 def _listed(values: Sequence[str] | None) -> list[str] | None:
     return None if values is None else list(values)
+
+
+register(
+    "text",
+    Registration(
+        lambda sources, config: TextSearch(sources.graph, config.text, config.fusion.k),
+        "Full text over title, aliases, summary and body, with phrase clauses.",
+        script="reads",
+    ),
+)

@@ -32,23 +32,23 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from graphrag.config import Settings
-from graphrag.embedding import Embedder, Vectors
+from graphrag.embedding import Embedder
 from graphrag.errors import InvalidArgument, name_list
-from graphrag.names import clauses, query_words
+from graphrag.names import query_words
 from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
-from graphrag.retrieval.chain import RelationChain
-from graphrag.retrieval.config import DEFAULT, RetrieverName, SearchConfig, VectorConfig
+from graphrag.retrieval.config import DEFAULT, SearchConfig
 from graphrag.retrieval.fusion import Ranked, agreement, fuse
 from graphrag.retrieval.guidance import plan, step_words, unread
-from graphrag.retrieval.lexical import PackScripts, TextSearch
+from graphrag.retrieval.lexical import PackScripts
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
 from graphrag.retrieval.reading import ListRead, NameRead, Reading
+from graphrag.retrieval.registry import Sources, registration
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex, open_vector_index
 from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
-from graphrag.retrieval.walk import Adjacency, GraphWalk
+from graphrag.retrieval.walk import Adjacency
 from graphrag.retrieval.word_forms import kind_stems, named_kinds
 from graphrag.stores.graph import GraphStore
 
@@ -56,7 +56,6 @@ Mode = Literal["hybrid", "vector", "text"]
 
 
 OUTSIDE_SHOWN = 5  # entities named outside the packs asked that a hint lists
-SEEDED: frozenset[RetrieverName] = frozenset({"walk", "chain"})  # lists that start from the named entities
 # The lists that read the question run beside each other and beside the linking: the embedding model
 # computes while Neo4j answers the full-text and name queries, so a call costs the slowest, not the sum.
 _BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="retriever")
@@ -80,31 +79,6 @@ class Ranking:
     reading: Reading
 
 
-class VectorSearch:
-    """The ``vector`` retriever: entities whose summary is closest in meaning to the question."""
-
-    evidence: Evidence = "vector"
-
-    def __init__(self, embedder: Embedder, index: VectorIndex, config: VectorConfig = DEFAULT.vector) -> None:
-        self._embedder = embedder
-        self._index = index
-        self._config = config
-
-    def retrieve(self, query: Query) -> list[Candidate]:
-        parts = clauses(query.text, self._config.min_clause_words)[: self._config.clauses]
-        whole, *alone = self._embedder.embed([query.text, *parts])
-        found = self._nearest(whole, query, None)
-        if not alone:
-            return found
-        lists = [found, *(self._nearest(vector, query, self._config.clause_ef) for vector in alone)]
-        ranked = fuse([Ranked(candidates, 1.0) for candidates in lists], "standard", 0, query.limit)
-        return [Candidate(i, score) for i, score in ranked[: query.limit]]
-
-    def _nearest(self, vector: Vectors, query: Query, ef: int | None) -> list[Candidate]:
-        hits = self._index.search(vector, query.limit, query.packs, query.kinds, ef)
-        return [Candidate(hit.id, hit.score) for hit in hits]
-
-
 class PackSearch:
     def __init__(
         self,
@@ -123,11 +97,12 @@ class PackSearch:
         self._snapshot = snapshot
         self._vocabulary = vocabulary
         self.linker = EntityLinker(graph, snapshot, config.linking)
-        self.retrievers: dict[RetrieverName, Retriever] = {
-            "text": TextSearch(graph, config.text, config.fusion.k),
-            "vector": VectorSearch(embedder, index, config.vector),
-            "walk": GraphWalk(snapshot, config.walk),
-            "chain": RelationChain(snapshot, config.walk),
+        sources = Sources(graph, embedder, index, snapshot)
+        # text and vector answer pack_search's modes of the same names, whether hybrid fuses them or not
+        named = dict.fromkeys(["text", "vector", *(spec.name for spec in config.retrievers)])
+        self._registered = {name: registration(name) for name in named}
+        self.retrievers: dict[str, Retriever] = {
+            name: entry.build(sources, config) for name, entry in self._registered.items()
         }
 
     def warm(self) -> None:
@@ -223,7 +198,7 @@ class PackSearch:
         reading = {
             spec.name: _BESIDE.submit(copy_context().run, self.retrievers[spec.name].retrieve, pool)
             for spec in config.retrievers
-            if spec.name not in SEEDED
+            if not self._registered[spec.name].seeded
         }
         links = self.linker.retrieve(pool)
         readings = self.linker.readings(pool.text) if links else {}
@@ -260,7 +235,7 @@ class PackSearch:
             merged = fuse([*read, *in_passing], "standard", config.fusion.k, config.pool)
             read, in_passing = [Ranked([Candidate(i, score) for i, score in merged], sum(r.weight for r in read))], []
 
-        def fused(walked: dict[RetrieverName, list[Candidate]], sureness: float = 1.0) -> list[tuple[str, float]]:
+        def fused(walked: dict[str, list[Candidate]], sureness: float = 1.0) -> list[tuple[str, float]]:
             """Every list; the walks' weigh as sure as the starts they left from."""
             ranked = [Ranked(found, sureness * self._weight(name, named, coverage)) for name, found in walked.items()]
             return fuse([*read, *ranked, *in_passing], config.fusion.method, config.fusion.k)
@@ -276,11 +251,11 @@ class PackSearch:
                 seeds.update({i: score / first[0][1] for i, score in first})
                 if sureness >= config.linking.min_confidence:
                     starts = {first[0][0]: sureness}
-        walked: dict[RetrieverName, list[Candidate]] = {}
+        walked: dict[str, list[Candidate]] = {}
         if seeds:
             seeded = replace(pool, seeds=seeds, steps=tuple(frozenset(s) for s in steps))
             for spec in config.retrievers:
-                if spec.name in SEEDED:
+                if self._registered[spec.name].seeded:
                     walked[spec.name] = self.retrievers[spec.name].retrieve(seeded)
         scores = dict(fused(walked, sureness))
         for entity, confidence in starts.items():
@@ -376,7 +351,7 @@ class PackSearch:
                 return [Candidate(candidate.id, self._config.linking.min_confidence)]
         return []
 
-    def _first_read(self, lists: dict[RetrieverName, list[Candidate]], coverage: float) -> str | None:
+    def _first_read(self, lists: dict[str, list[Candidate]], coverage: float) -> str | None:
         """The first hit of the lists that read the question, merged as a question naming nothing merges them."""
         read = [Ranked(found, self._weight(name, False, coverage)) for name, found in lists.items()]
         merged = fuse(read, "standard", self._config.fusion.k, self._config.pool)
@@ -390,14 +365,15 @@ class PackSearch:
             return False
         return len(query_words(text[span[0] : span[1]])) / len(words) >= self._config.linking.about_share
 
-    def _weight(self, name: RetrieverName, named: bool, coverage: float) -> float:
+    def _weight(self, name: str, named: bool, coverage: float) -> float:
         spec = self._config.spec(name)
         if spec is None:
             return 0.0
         weight = spec.weight_named if named else spec.weight_unnamed
-        if name == "text":
+        script = self._registered[name].script
+        if script == "reads":
             return weight * coverage
-        if name == "vector":
+        if script == "gains":
             return weight + self._config.fusion.vector_gain * (1 - coverage)
         return weight
 

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from graphrag.names import relation_of_type
 from graphrag.retrieval.candidates import Candidate, Evidence, Query
 from graphrag.retrieval.config import WalkConfig
+from graphrag.retrieval.registry import Registration, register
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 
 Floats = npt.NDArray[np.float64]
@@ -238,3 +239,10 @@ def path_to(copy: GraphCopy, parents: dict[int, Parent], row: int) -> list[str]:
         path = [ids[previous], name if forward else f"^{name}", *path]
         row = previous
     return path
+
+
+MEANING = "A random walk with restart from the starts, typed and degree-damped."
+register(
+    "walk",
+    Registration(lambda sources, config: GraphWalk(sources.snapshot, config.walk), MEANING, seeded=True),
+)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -44,3 +45,20 @@ def graph_copy(entities: Sequence[E], links: Sequence[tuple[str, str, str]] = ()
             type_names=type_names,
         ),
     )
+
+
+class HeldCopy:
+    """A ``GraphSnapshot`` over a copy built in memory: what the retrievers and the search read of it (the
+    copy, and the tables derived from it once), without a store."""
+
+    def __init__(self, copy: GraphCopy) -> None:
+        self._copy = copy
+        self._derived: dict[str, Any] = {}
+
+    def current(self) -> GraphCopy:
+        return self._copy
+
+    def derived(self, name: str, build: Callable[[GraphCopy], Any]) -> Any:
+        if name not in self._derived:
+            self._derived[name] = build(self._copy)
+        return self._derived[name]

@@ -85,3 +85,11 @@ def test_words_that_ask_for_steps_are_left_to_the_walks_but_not_inside_quotes() 
     assert query.words == '"asyncio" OR "pep" OR "one" OR "meant" OR "asyncore" OR "replace"'
     alone = TextQuery.of("Replace?", TextConfig(phrase_boost=0), frozenset({"replace"}))
     assert alone is not None and alone.words == '"replace"'  # all the question says: kept
+
+
+def test_a_retriever_nothing_registered_is_refused_naming_those_that_are(tmp_path: Path) -> None:
+    path = tmp_path / "search.json"
+    path.write_text('{"retrievers": [{"name": "bm25", "weight_named": 1, "weight_unnamed": 1}]}', encoding="utf-8")
+    known = r"known: chain, (.+, )?text, vector, walk$"  # and any a test module registered
+    with pytest.raises(InvalidArgument, match=rf"retrievers\.0\.name: Value error, unknown retriever 'bm25'; {known}"):
+        SearchConfig.load(path)

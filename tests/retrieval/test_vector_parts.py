@@ -7,7 +7,7 @@ from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.retrieval.candidates import Query
 from graphrag.retrieval.config import VectorConfig
-from graphrag.retrieval.search import VectorSearch
+from graphrag.retrieval.vector import VectorSearch
 from graphrag.retrieval.vector_index import open_vector_index
 from graphrag.stores.vectors import VectorStore
 
