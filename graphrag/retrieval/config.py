@@ -64,9 +64,16 @@ class TextConfig(_Frozen):
         ge=1,
         le=20,
         description="The words' best hits that the whole query (pairs, quotes) scores again, per hit wanted: deeper "
-        "finds a pair written together further down, at one Lucene term per hit (a pack or kind filter reads four "
-        "times as many, at least 100, so that it still leaves enough).",
+        "finds a pair written together further down, at one Lucene term per hit.",
     )
+    filtered_factor: int = Field(
+        default=4,
+        ge=1,
+        le=50,
+        description="A pack or kind filter drops hits after the index has read them: it reads this many times as "
+        "many, so that it still leaves enough.",
+    )
+    filtered_min: int = Field(default=100, ge=1, le=10_000, description="And at least this many.")
 
 
 class VectorConfig(_Frozen):
@@ -81,6 +88,9 @@ class VectorConfig(_Frozen):
         "the start is not drowned by the words that ask for the steps.",
     )
     min_clause_words: int = Field(default=3, ge=1, description="Content words a clause needs to be embedded alone.")
+    clause_weight: float = Field(
+        default=1.0, ge=0, description="A part's list weighs this in that merge, the whole question's 1 (0: off)."
+    )
     clause_ef: int = Field(
         default=256,
         ge=10,

@@ -29,8 +29,6 @@ from graphrag.stores.graph import GraphStore
 
 MAX_TERMS = 64  # a question's first 64 content words
 MAX_TERM_CHARS = 64
-FETCH_FACTOR = 4  # index hits read per hit wanted when a filter drops some, so that it still leaves enough
-MIN_FETCH = 100
 PASSAGE_STEM = 5
 KEY_BATCH = 200  # text keys per phrase query: Lucene refuses a query of more than 1,024 clauses
 ENTITY_TEXT = "entity_text"  # the full-text family of entities; its unsuffixed index holds every text as written
@@ -147,7 +145,7 @@ class TextSearch:
         placeholders, titled with their id), so a filtered search reads more than it keeps, and one that came
         back short of what it read is read again that way."""
         wanted = math.ceil(self._config.depth * query.limit)
-        surplus = max(MIN_FETCH, FETCH_FACTOR * wanted)
+        surplus = max(self._config.filtered_min, self._config.filtered_factor * wanted)
         filtered = query.packs is not None or query.kinds is not None
         row = self._read(index, text, query, surplus if filtered else wanted)
         if not filtered and len(row["found"]) < wanted:

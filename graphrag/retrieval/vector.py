@@ -32,8 +32,9 @@ class VectorSearch:
         found = self._nearest(whole, query, None)
         if not alone:
             return found
-        lists = [found, *(self._nearest(vector, query, self._config.clause_ef) for vector in alone)]
-        ranked = fuse([Ranked(candidates, 1.0) for candidates in lists], "standard", 0, query.limit)
+        weight, ef = self._config.clause_weight, self._config.clause_ef
+        each = [Ranked(self._nearest(vector, query, ef), weight) for vector in alone]
+        ranked = fuse([Ranked(found, 1.0), *each], "standard", 0, query.limit)
         return [Candidate(i, score) for i, score in ranked[: query.limit]]
 
     def _nearest(self, vector: Vectors, query: Query, ef: int | None) -> list[Candidate]:
