@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from graphrag.names import STOP_WORDS, fold, query_words, quoted_passages, script_of
+from graphrag.names import STOP_WORDS, WORD, fold, query_words, quoted_passages, script_of
 from graphrag.retrieval.vocabulary import Described, Step
-from graphrag.retrieval.word_forms import WORD, same, stems
+from graphrag.retrieval.word_forms import same, stems
 
 LINKING_WORDS = frozenset({"by", "of", "to", "in", "on", "for", "from", "with", "has", "is", "at", "as"})
 _AGENT_ENDINGS = ("ents", "ers", "ors", "ent", "er", "or")  # dependents, users, providers: the other side

@@ -5,16 +5,14 @@
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
 
 import snowballstemmer  # type: ignore[import-untyped]
 
-from graphrag.names import fold, query_words, quoted_passages, script_of
+from graphrag.names import WORD, fold, query_words, quoted_passages, script_of
 
-WORD = re.compile(r"\w+")
 # English inflections and derivations a relation word takes (depends, dependencies, required, requirements).
 _SUFFIXES = (
     "s", "es", "d", "ed", "ing", "e", "er", "ers", "r", "rs", "or", "ors", "ion", "ions", "ies", "y",
