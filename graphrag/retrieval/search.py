@@ -70,6 +70,33 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class _Asked:
+    """What the question itself gave hybrid search: the lists that read it (and each as it weighs), the names
+    it uses with how each is written, the starts among them, the steps it asks for, and how much of it full
+    text can read."""
+
+    lists: dict[str, list[Candidate]]
+    links: list[Candidate]
+    readings: Mapping[str, str]
+    starts: dict[str, float]
+    passing: list[Candidate]  # names met in passing: one more list, weighing their confidence
+    steps: list[set[Step]]
+    coverage: float
+    each: list[Ranked]
+
+
+@dataclass(frozen=True)
+class _Walks:
+    """The lists that walked from the starts, the seeds they left from and how sure those are; ``starts``
+    may hold a best hit that stood in for a name the question did not give."""
+
+    lists: dict[str, list[Candidate]]
+    seeds: dict[str, float]
+    sureness: float
+    starts: dict[str, float]
+
+
+@dataclass(frozen=True)
 class Ranking:
     """The best ``hits``, how many entities the ranking held before it was cut to the limit, and how the
     question was read (``graphrag explain`` prints it)."""
@@ -193,8 +220,19 @@ class PackSearch:
         return scripts
 
     def _hybrid(self, pool: Query, limit: int) -> Ranking:
-        config = self._config
         pool = replace(pool, step_words=self._step_words(pool))
+        asked = self._asked(pool)
+        walks = self._walks(pool, asked)
+        scores = dict(self._fused(asked, walks.lists, walks.sureness))
+        for entity, confidence in walks.starts.items():  # starts rank first, in order of confidence
+            scores[entity] = scores.get(entity, 0.0) + self._config.fusion.linked_bonus * confidence
+        hits = self._hits(scores, asked, walks)
+        return Ranking(hits[:limit], len(hits), self._reading(pool, asked, walks))
+
+    def _asked(self, pool: Query) -> _Asked:
+        """The lists that read the question (beside the linking), the names it uses, which of them are starts,
+        and the steps it asks for."""
+        config = self._config
         reading = {
             spec.name: _BESIDE.submit(copy_context().run, self.retrievers[spec.name].retrieve, pool)
             for spec in config.retrievers
@@ -225,44 +263,54 @@ class PackSearch:
             if steps or readings[c.id] == "reference" or (c.id in agreed and self._about(pool.text, c.id))
         }
         passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
-        named = bool(starts)
-        read = each = [Ranked(found, self._weight(name, named, coverage)) for name, found in lists.items()]
-        in_passing = [Ranked(passing, config.linking.weak_weight, scaled=True)]
+        each = [Ranked(found, self._weight(name, bool(starts), coverage)) for name, found in lists.items()]
+        return _Asked(lists, links, readings, starts, passing, steps, coverage, each)
+
+    def _fused(
+        self, asked: _Asked, walked: Mapping[str, list[Candidate]], sureness: float = 1.0
+    ) -> list[tuple[str, float]]:
+        """Every list; the walks' weigh as sure as the starts they left from."""
+        config = self._config
+        named = bool(asked.starts)
+        read = asked.each
+        in_passing = [Ranked(asked.passing, config.linking.weak_weight, scaled=True)]
         if not named and config.fusion.unnamed_reading == "standard":
             # Nothing named: the reading lists decide, so a flat one must not reorder one whose first hit
             # stands apart; merged by standard score, they are one list, weighing what both did. A name met in
             # passing joins that merge: it may break their ties, never overturn text's clear first answer.
             merged = fuse([*read, *in_passing], "standard", config.fusion.k, config.pool)
             read, in_passing = [Ranked([Candidate(i, score) for i, score in merged], sum(r.weight for r in read))], []
+        weight = self._weight
+        ranked = [Ranked(found, sureness * weight(name, named, asked.coverage)) for name, found in walked.items()]
+        return fuse([*read, *ranked, *in_passing], config.fusion.method, config.fusion.k)
 
-        def fused(walked: dict[str, list[Candidate]], sureness: float = 1.0) -> list[tuple[str, float]]:
-            """Every list; the walks' weigh as sure as the starts they left from."""
-            ranked = [Ranked(found, sureness * self._weight(name, named, coverage)) for name, found in walked.items()]
-            return fuse([*read, *ranked, *in_passing], config.fusion.method, config.fusion.k)
-
-        seeds = dict(starts)  # starts rank first, in order of confidence
-        sureness = 1.0  # of the starts the walks leave from
-        if steps:
-            seeds.update({c.id: c.score for c in passing if c.id not in seeds})
-            first = [] if starts else fused({})[: config.walk.seed_hits]
+    def _walks(self, pool: Query, asked: _Asked) -> _Walks:
+        """The lists that walk from the starts. With nothing named but steps asked, the best hits so far stand
+        in as starts, as sure as the lists that read the question agree on the first of them."""
+        config = self._config
+        starts, seeds, sureness = asked.starts, dict(asked.starts), 1.0
+        if asked.steps:
+            seeds.update({c.id: c.score for c in asked.passing if c.id not in seeds})
+            first = [] if starts else self._fused(asked, {})[: config.walk.seed_hits]
             if first:
-                # Nothing named: the best hits stand in, as sure as the lists agree on the first of them.
-                sureness = agreement(each, first[0][0])  # each list apart, not their merge
+                sureness = agreement(asked.each, first[0][0])  # each list apart, not their merge
                 seeds.update({i: score / first[0][1] for i, score in first})
                 if sureness >= config.linking.min_confidence:
                     starts = {first[0][0]: sureness}
         walked: dict[str, list[Candidate]] = {}
         if seeds:
-            seeded = replace(pool, seeds=seeds, steps=tuple(frozenset(s) for s in steps))
+            seeded = replace(pool, seeds=seeds, steps=tuple(frozenset(s) for s in asked.steps))
             for spec in config.retrievers:
                 if self._registered[spec.name].seeded:
                     walked[spec.name] = self.retrievers[spec.name].retrieve(seeded)
-        scores = dict(fused(walked, sureness))
-        for entity, confidence in starts.items():
-            scores[entity] = scores.get(entity, 0.0) + config.fusion.linked_bonus * confidence
-        matched: dict[str, list[Evidence]] = {c.id: ["linked"] for c in links}
+        return _Walks(walked, seeds, sureness, starts)
+
+    def _hits(self, scores: dict[str, float], asked: _Asked, walks: _Walks) -> list[Hit]:
+        """Every entity a list found, best first, with the evidence of each list that found it and the path
+        of the first walk that reached it (a start's own is no path)."""
+        matched: dict[str, list[Evidence]] = {c.id: ["linked"] for c in asked.links}
         via: dict[str, list[str]] = {}
-        for name, found in {**lists, **walked}.items():
+        for name, found in {**asked.lists, **walks.lists}.items():
             evidence = self.retrievers[name].evidence
             for candidate in found:
                 kinds = matched.setdefault(candidate.id, [])
@@ -271,26 +319,33 @@ class PackSearch:
                 if candidate.via and candidate.id not in via:
                     via[candidate.id] = candidate.via
         hits = [
-            Hit(i, score, matched.get(i, []), via.get(i) if i not in starts else None)
+            Hit(i, score, matched.get(i, []), via.get(i) if i not in walks.starts else None)
             for i, score in scores.items()
             if i in matched
         ]
         hits.sort(key=lambda h: (-h.score, h.id))
-        fused_lists = [ListRead.of(name, self._weight(name, named, coverage), f) for name, f in lists.items()]
-        if passing:
-            fused_lists.append(ListRead.of("names", config.linking.weak_weight, passing))
-        fused_lists += [ListRead.of(n, sureness * self._weight(n, named, coverage), f) for n, f in walked.items()]
-        read_as = Reading(
+        return hits
+
+    def _reading(self, pool: Query, asked: _Asked, walks: _Walks) -> Reading:
+        """How the question was read, for ``graphrag explain``."""
+        named, coverage, weight = bool(asked.starts), asked.coverage, self._weight
+        lists = [ListRead.of(name, weight(name, named, coverage), found) for name, found in asked.lists.items()]
+        if asked.passing:
+            lists.append(ListRead.of("names", self._config.linking.weak_weight, asked.passing))
+        lists += [ListRead.of(n, walks.sureness * weight(n, named, coverage), f) for n, f in walks.lists.items()]
+        return Reading(
             pool.text,
             "hybrid",
             pool.step_words,
             coverage,
-            tuple(NameRead(c.id, c.score, readings.get(c.id, "name"), _role(c.id, starts, readings)) for c in links),
-            tuple(tuple(step.label for step in sorted(hop, key=lambda s: s.label)) for hop in steps),
-            seeds,
-            tuple(fused_lists),
+            tuple(
+                NameRead(c.id, c.score, asked.readings.get(c.id, "name"), _role(c.id, walks.starts, asked.readings))
+                for c in asked.links
+            ),
+            tuple(tuple(step.label for step in sorted(hop, key=lambda s: s.label)) for hop in asked.steps),
+            walks.seeds,
+            tuple(lists),
         )
-        return Ranking(hits[:limit], len(hits), read_as)
 
     def _relations(self, packs: Sequence[str] | None) -> tuple[dict[str, tuple[Step, ...]], tuple[Described, ...]]:
         """The relation names and descriptions of the packs searched: a relation word of another pack (``made``

@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse
 import graphrag
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
-from graphrag.memory.expansion import load_expander
+from graphrag.memory.expansion import QueryExpander, load_expander
 from graphrag.memory.schema import ensure_memory_schema
 from graphrag.observations.admission import ObservationPolicy
 from graphrag.retrieval.config import SearchConfig, configured
@@ -73,9 +73,11 @@ class StoreLifespan:
         background: Background | None,
         observations: ObservationRuntime | None,
         search: SearchConfig,
+        expander: QueryExpander | None,
     ) -> None:
         self._settings = settings
         self._search = search
+        self._expander = expander
         self._embedder = embedder
         self._background = background
         self._observations = observations
@@ -116,7 +118,8 @@ class StoreLifespan:
             embedder.embed(["warm up"])  # the model loads lazily, without a lock: load it before concurrent calls
             vectors = open_vector_index(self._settings, embedder.id)
             self.vectors_missing = _vectors_missing(graph, vectors)
-            services = Services.open(self._settings, graph, embedder, vectors, RelationVocabulary(graph), self._search)
+            relations = RelationVocabulary(graph)
+            services = Services.open(self._settings, graph, embedder, vectors, relations, self._search, self._expander)
             started = time.perf_counter()
             PackSearch(graph, embedder, vectors, services.snapshot, services.relations, self._search).warm()
             log.info("warm-up: the tables of hybrid search built in %.2f s", time.perf_counter() - started)
@@ -182,7 +185,8 @@ def create_server(
     policy = ObservationPolicy.from_settings(settings)
     dsn = settings.graphrag_observations_dsn
     observations = ObservationRuntime(policy, dsn.get_secret_value()) if policy and dsn else None
-    stores = StoreLifespan(settings, embedder, background, observations, search)
+    expander = load_expander(settings.graphrag_query_expander)
+    stores = StoreLifespan(settings, embedder, background, observations, search, expander)
     hook = [ObservationHook(observations)] if observations else []
     teams = team_sources_served(settings, transport)
     mcp = FastMCP(
@@ -201,7 +205,7 @@ def create_server(
         ],
     )
     register_pack_tools(mcp)
-    register_memory_tools(mcp, load_expander(settings.graphrag_query_expander))
+    register_memory_tools(mcp)
     if teams:
         register_team_tools(mcp)
     register_resources(mcp)

@@ -16,6 +16,7 @@ from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.github.client import app_of
 from graphrag.github.sources import TeamSources
+from graphrag.memory.expansion import QueryExpander
 from graphrag.retrieval.config import SearchConfig
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex
@@ -66,6 +67,7 @@ class Services:
     live: LiveIndex  # this process's own writes (serve --watch, team sources)
     teams: TeamSources
     indexer: Indexer
+    expander: QueryExpander | None  # the optional language model that widens memory searches
     gap: VectorGap = field(default_factory=VectorGap)
 
     @classmethod
@@ -77,13 +79,14 @@ class Services:
         vectors: VectorIndex,
         relations: RelationVocabulary,
         search: SearchConfig,
+        expander: QueryExpander | None,
     ) -> Services:
         """Each collaborator built from the ones it needs, lowest first, so none reaches a half-built whole."""
         snapshot = GraphSnapshot(graph, relations)
         live = LiveIndex(graph, snapshot)
         teams = TeamSources(graph, app_of(settings))
         indexer = Indexer(settings, graph, embedder, live.write, teams)
-        return cls(settings, graph, embedder, vectors, relations, search, snapshot, live, teams, indexer)
+        return cls(settings, graph, embedder, vectors, relations, search, snapshot, live, teams, indexer, expander)
 
     def vectors_lost(self) -> str:
         """A coded note for answers by meaning when the vector store holds fewer vectors than the graph has
