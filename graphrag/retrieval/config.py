@@ -88,6 +88,16 @@ class VectorConfig(_Frozen):
         "the start is not drowned by the words that ask for the steps.",
     )
     min_clause_words: int = Field(default=3, ge=1, description="Content words a clause needs to be embedded alone.")
+    pack_words_share: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description="A word this share of a pack's entity ids hold (PEP in PEP-0001, PEP-0446, ...) names the pack, "
+        "not an entity: it is left out of what is embedded (0: kept).",
+    )
+    pack_words_min: int = Field(
+        default=20, ge=1, description="Entities a pack needs before its ids' shared words are read so."
+    )
     clause_weight: float = Field(
         default=1.0, ge=0, description="A part's list weighs this in that merge, the whole question's 1 (0: off)."
     )

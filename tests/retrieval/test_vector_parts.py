@@ -3,13 +3,17 @@ not drowned by the words that ask for the steps (real model, real embedded engin
 
 from __future__ import annotations
 
+from typing import cast
+
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.retrieval.candidates import Query
 from graphrag.retrieval.config import VectorConfig
+from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.vector import VectorSearch
 from graphrag.retrieval.vector_index import open_vector_index
 from graphrag.stores.vectors import VectorStore
+from tests.retrieval.graphs import E, HeldCopy, graph_copy
 
 SUMMARIES = {
     "PEP-0446": "Make newly created file descriptors non-inheritable by default",
@@ -29,7 +33,9 @@ QUESTION = (
 
 def _ranks(settings: Settings, embedder: Embedder, clauses: int) -> list[str]:
     index = open_vector_index(settings, embedder.id)
-    found = VectorSearch(embedder, index, VectorConfig(clauses=clauses)).retrieve(Query(QUESTION, 5, None, None))
+    snapshot = cast(GraphSnapshot, HeldCopy(graph_copy([E(i, pack="peps") for i in SUMMARIES])))
+    search = VectorSearch(embedder, index, snapshot, VectorConfig(clauses=clauses))
+    found = search.retrieve(Query(QUESTION, 5, None, None))
     return [candidate.id for candidate in found]
 
 
