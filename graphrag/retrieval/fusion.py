@@ -56,8 +56,14 @@ def fuse(lists: Sequence[Ranked], method: Method, k: int, depth: int = 0) -> lis
 
 
 def agreement(lists: Sequence[Ranked], entity_id: str) -> float:
-    """How sure the lists together are of an entity: the share of their weight whose first hit it is
-    (1: every list that found anything puts it first; 0: none does)."""
-    weights = [(ranked.weight, ranked.candidates[0].id) for ranked in lists if ranked.candidates and ranked.weight > 0]
-    total = sum(weight for weight, _ in weights)
-    return sum(weight for weight, first in weights if first == entity_id) / total if total > 0 else 0.0
+    """How sure the lists together are of an entity: each list's share of the weight over the rank it gives
+    the entity (1: every list that found anything puts it first; a half where each puts it second, as when
+    words put one start first and meaning another, and both put this one next; 0: none found it)."""
+    weighed = [ranked for ranked in lists if ranked.candidates and ranked.weight > 0]
+    total = sum(ranked.weight for ranked in weighed)
+    share = 0.0
+    for ranked in weighed:
+        rank = next((r for r, c in enumerate(ranked.candidates, start=1) if c.id == entity_id), None)
+        if rank is not None:
+            share += ranked.weight / rank
+    return share / total if total > 0 else 0.0

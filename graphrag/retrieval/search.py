@@ -13,7 +13,8 @@ Hybrid, shaped by a ``SearchConfig``:
 4. the lists that walk from the starts (``walk``: a random walk; ``chain``: the typed steps). A start is
    a sure name; when the question names none but asks for relation steps, its best hits so far are the
    starts, each as sure as its fused score is close to the best one's, and all of them only as sure as
-   text and vector agree on the first (a start that ranks first needs that agreement);
+   text and vector agree on the first (the weight of each over the rank it gives it; a start that ranks
+   first needs that agreement);
 5. weighted reciprocal rank fusion of every list, each weighing what the configuration says for a
    question with or without a sure name; starts keep the top places, in order of confidence.
 

@@ -111,15 +111,24 @@ def test_moving_an_entity_up_in_one_list_never_lowers_its_fused_score(lists: lis
     assert after >= before
 
 
-def test_agreement_is_the_share_of_weight_whose_first_hit_the_entity_is() -> None:
+def test_agreement_is_each_lists_share_of_the_weight_over_the_rank_it_gives() -> None:
     text = Ranked([Candidate("a", 9.0), Candidate("b", 8.0)], weight=0.4)
     vector = Ranked([Candidate("b", 0.5), Candidate("a", 0.4)], weight=0.6)
     empty = Ranked([], weight=5.0)
 
-    assert agreement([text, vector, empty], "a") == pytest.approx(0.4)
-    assert agreement([text, vector, empty], "b") == pytest.approx(0.6)
+    assert agreement([text, vector, empty], "a") == pytest.approx(0.4 + 0.6 / 2)
+    assert agreement([text, vector, empty], "b") == pytest.approx(0.4 / 2 + 0.6)
+    assert agreement([text, vector], "c") == 0.0
     assert agreement([text, Ranked(vector.candidates, weight=0.0)], "a") == 1.0
     assert agreement([empty], "a") == 0.0
+
+
+def test_an_entity_both_lists_put_second_is_as_sure_as_a_sure_name_needs() -> None:
+    """Words put one start first and meaning another; both put the asked one second (the asyncio PEP in
+    "What did the asyncio PEP replace?" over several packs): half as sure, enough to walk from."""
+    words = Ranked([Candidate("other", 3.0), Candidate("asked", 2.0)], weight=0.8)
+    meaning = Ranked([Candidate("third", 0.5), Candidate("asked", 0.4)], weight=0.25)
+    assert agreement([words, meaning], "asked") == pytest.approx(0.5)
 
 
 def test_by_standard_score_a_flat_list_does_not_reorder_one_whose_first_hit_stands_apart() -> None:
