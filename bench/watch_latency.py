@@ -42,7 +42,7 @@ PACK = "bench-synthetic"
 POLL_SECONDS = 0.025  # a search every 25 ms: faster polling would load the server it measures
 TIMEOUT_SECONDS = 30.0
 FIRST_INGEST_SECONDS = 900.0  # a first ingest that fails in the server (its log says why) must not hang the bench
-SUMMARY = re.compile(r'^summary: ".*"$', re.MULTILINE)
+SUMMARY = re.compile(r'^summary: "(.*)"$', re.MULTILINE)
 ID = re.compile(r"^id: *['\"]?([^'\"\s]+)", re.MULTILINE)
 Editable = tuple[str, Path]  # (entity id, its file)
 
@@ -63,13 +63,19 @@ def editable_files(pack: Path) -> list[Editable]:
     return found
 
 
+def summary_of(text: str) -> str:
+    found = SUMMARY.search(text)
+    assert found is not None  # only files with a one-line quoted summary are edited
+    return found.group(1)
+
+
 async def first_hit(client: Client[Any], query: str, mode: str, wanted: str, summary: str) -> bool:
     result = await client.call_tool("pack_search", {"query": query, "mode": mode, "limit": 5})
     hits = (result.structured_content or {}).get("results", [])
     return any(h["id"] == wanted and h["summary"] == summary for h in hits)
 
 
-async def measure(pack: Path, home: Path, files: list[Editable], edits: int, mode: str) -> list[float]:
+async def measure(pack: Path, home: Path, files: list[Editable], edits: int, mode: str, near: bool) -> list[float]:
     graphrag = str(Path(sys.executable).with_name("graphrag"))
     env = {**os.environ, "GRAPHRAG_HOME": str(home), "GRAPHRAG_LOG_LEVEL": "WARNING"}
     transport = StdioTransport(command=graphrag, args=["serve", "--watch", str(pack)], env=env)
@@ -78,7 +84,7 @@ async def measure(pack: Path, home: Path, files: list[Editable], edits: int, mod
     async with Client(transport, timeout=600) as client:
         started = time.perf_counter()
         first_id, first_path = files[0]
-        summary = SUMMARY.search(first_path.read_text(encoding="utf-8")).group(0)[len('summary: "') : -1]  # type: ignore[union-attr]
+        summary = summary_of(first_path.read_text(encoding="utf-8"))
         while not await first_hit(client, summary, "vector", first_id, summary):
             if time.perf_counter() - started > FIRST_INGEST_SECONDS:
                 raise SystemExit(f"no first ingest after {FIRST_INGEST_SECONDS:.0f} s: see the server's log")
@@ -86,8 +92,14 @@ async def measure(pack: Path, home: Path, files: list[Editable], edits: int, mod
         print(f"first ingest of {len(files)} entities inside the server: {time.perf_counter() - started:.1f} s")
         for edit in range(edits):
             wanted, path = files[rng.randrange(len(files))]
-            new = f"Edit {edit}: the orbital tether prototype number {rng.randrange(10**6)} now carries the payload."
-            text = SUMMARY.sub(f'summary: "{new}"', path.read_text(encoding="utf-8"), count=1)
+            text = path.read_text(encoding="utf-8")
+            if near:  # the summary as it was, one word added: the new text must still win over the old
+                new = f"{summary_of(text)} Revised {edit}."
+            else:
+                new = (
+                    f"Edit {edit}: the orbital tether prototype number {rng.randrange(10**6)} now carries the payload."
+                )
+            text = SUMMARY.sub(lambda _, new=new: f'summary: "{new}"', text, count=1)
             path.write_text(text, encoding="utf-8")
             saved = time.perf_counter()
             while not await first_hit(client, new, mode, wanted, new):
@@ -105,6 +117,7 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument("--pack", type=Path, help="Edit a copy of this pack instead of a synthetic one.")
     parser.add_argument("--mode", choices=["hybrid", "vector", "text"], default="hybrid")
+    parser.add_argument("--near", action="store_true", help="Each edit adds one word to the summary it replaces.")
     args = parser.parse_args()
     settings = Settings()
     with tempfile.TemporaryDirectory(prefix="bench-watch-") as folder:
@@ -123,7 +136,7 @@ def main() -> None:
             except PackError as exc:
                 raise SystemExit(str(exc)) from exc
         try:
-            samples = asyncio.run(measure(pack, home, files, args.edits, args.mode))
+            samples = asyncio.run(measure(pack, home, files, args.edits, args.mode, args.near))
         finally:
             with GraphStore.connect(settings) as graph:
                 graph.run_auto_commit("bench_cleanup", pack=pack_id, prefix=prefix)
