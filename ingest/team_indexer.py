@@ -17,8 +17,8 @@ from pathlib import Path
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
-from graphrag.github.client import RepositoryToken
 from graphrag.github.sources import Source, TeamSources
+from graphrag.github.terms import RepositoryToken
 from graphrag.stores.graph import GraphStore
 from ingest.pipeline import ingest
 from ingest.report import IngestReport

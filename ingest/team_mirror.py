@@ -13,13 +13,17 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graphrag.config import Settings
-from graphrag.github.client import GitHubApp, RepositoryToken, TreeFile
 from graphrag.github.sources import Source
+from graphrag.github.terms import RepositoryToken, TreeFile
 from ingest.limits import MAX_FILE_BYTES
 from ingest.packs import MANIFEST, markdown_files
 from ingest.report import Problem
+
+if TYPE_CHECKING:
+    from graphrag.github.client import GitHubApp
 
 MIRRORS = "sources"
 HEAD = ".head"  # hidden: never read as a pack file

@@ -9,6 +9,8 @@ Read from the source with ``ast``, so a violation fails before it becomes a habi
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -144,3 +146,11 @@ def test_modules_stay_small() -> None:
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > 500
     ]
     assert big == []
+
+
+def test_a_server_without_a_github_app_never_imports_githubkit() -> None:
+    """githubkit costs every start about 0.3 s, and a stdio client starts a server per session: only a
+    deployment with a GitHub App pays for it (``graphrag.github.terms`` holds what the rest needs)."""
+    probe = "import sys, graphrag.cli.serve, graphrag.server.app; print('githubkit' in sys.modules)"
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert found.stdout.strip() == "False"

@@ -12,8 +12,7 @@ import base64
 import logging
 import re
 import time
-from datetime import datetime
-from typing import Literal, TypeVar
+from typing import TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -22,98 +21,29 @@ from githubkit.auth import BaseAuthStrategy
 from githubkit.exception import RateLimitExceeded, RequestError, RequestFailed
 from githubkit.utils import UNSET
 from githubkit.versions.latest.models import ContentFile
-from pydantic import BaseModel, ConfigDict
 
 from graphrag.config import Settings
-from graphrag.errors import GraphRagError, InvalidArgument, echo
+from graphrag.errors import InvalidArgument, echo
+from graphrag.github.terms import (
+    Access,
+    GitHubAccount,
+    GitHubConflict,
+    GitHubForbidden,
+    GitHubNotConfigured,
+    GitHubNotFound,
+    GitHubRateLimited,
+    GitHubUnavailable,
+    LiveFile,
+    RepositoryToken,
+    TokenPermission,
+    TreeFile,
+    access_of,
+    parse_repository,
+)
 
 log = logging.getLogger(__name__)
 
-Access = Literal["write", "read", "none"]
-TokenPermission = Literal["read", "write"]
 Auth = TypeVar("Auth", bound=BaseAuthStrategy)
-REPOSITORY = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$")
-# GitHub's permission names, from most to least: admin and maintain can write, triage only reads.
-WRITES = frozenset({"admin", "maintain", "write"})
-READS = frozenset({"triage", "read"})
-
-
-class GitHubNotConfigured(GraphRagError):
-    code = "unavailable"
-
-
-class GitHubForbidden(GraphRagError):
-    code = "forbidden"
-
-
-class GitHubRateLimited(GraphRagError):
-    code = "rate_limited"
-
-
-class GitHubUnavailable(GraphRagError):
-    code = "unavailable"
-
-
-class GitHubNotFound(GraphRagError):
-    code = "not_found"
-
-
-class GitHubConflict(GraphRagError):
-    """A write whose ``sha`` is not the file's current one: someone else changed it since it was read."""
-
-    code = "conflict"
-
-
-class RepositoryToken(BaseModel):
-    """An installation token valid for one repository and one permission, until ``expires_at``."""
-
-    model_config = ConfigDict(frozen=True)
-
-    repository: str
-    permission: TokenPermission
-    token: str
-    expires_at: datetime
-
-
-class GitHubAccount(BaseModel):
-    """What identifies a GitHub account, and all the service keeps of it."""
-
-    model_config = ConfigDict(frozen=True)
-
-    login: str
-    id: int
-
-
-class TreeFile(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    sha: str
-    size: int
-
-
-class LiveFile(BaseModel):
-    """One file as GitHub has it now (or at ``ref``): its path, blob sha and exact bytes."""
-
-    model_config = ConfigDict(frozen=True)
-
-    path: str
-    sha: str
-    content: bytes
-
-
-def parse_repository(name: str) -> tuple[str, str]:
-    """``owner/repo`` -> (owner, repo); anything else is an ``invalid_argument``."""
-    if not REPOSITORY.fullmatch(name):
-        raise InvalidArgument(f"a GitHub repository is named owner/repo, got {echo(name)!r}")
-    owner, repo = name.split("/")
-    return owner, repo
-
-
-def access_of(permission: str) -> Access:
-    """GitHub's collaborator permission name -> what the service lets the account do."""
-    if permission in WRITES:
-        return "write"
-    return "read" if permission in READS else "none"
 
 
 class GitHubApp:
@@ -271,13 +201,6 @@ class GitHubApp:
             client = self._as(token)  # held here: githubkit's namespaces only weakly reference their client
             found = client.rest.repos.get_collaborator_permission_level(owner, repo, login).parsed_data
         return access_of(found.permission) if answer.answered else "none"
-
-
-def app_of(settings: Settings) -> GitHubApp | None:
-    """The App when one is configured; without it, team sources stay closed and local packs work as ever."""
-    if settings.github_app_id is None or settings.github_app_private_key is None:
-        return None
-    return GitHubApp(settings)
 
 
 class _KeptOpen(httpx.HTTPTransport):

@@ -16,15 +16,18 @@ import hashlib
 import json
 import re
 import unicodedata
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphrag.cursors import FOREIGN, MAX_OFFSET, START, OpaqueCursor
 from graphrag.errors import DocumentChanged, InvalidArgument, ResponseTooLarge, echo
 from graphrag.fitting import ENVELOPE_BYTES, largest_fitting
-from graphrag.github.client import GitHubApp, RepositoryToken
+from graphrag.github.terms import RepositoryToken
 from graphrag.markdown import headings
+
+if TYPE_CHECKING:
+    from graphrag.github.client import GitHubApp
 
 Format = Literal["full", "headings"]
 MAX_PATH_BYTES = 1024  # a repository path (folder and filename) at most this long in UTF-8

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from graphrag.errors import GraphRagError, InvalidArgument, NotFound, echo
-from graphrag.github.client import Access, GitHubApp, GitHubForbidden, RepositoryToken, parse_repository
+from graphrag.github.terms import Access, GitHubForbidden, RepositoryToken, parse_repository
 from graphrag.names import MAX_ID_LENGTH, is_valid_id
 from graphrag.names import TEAM_PACK_PREFIX as PREFIX
 from graphrag.stores.graph import GraphStore
+
+if TYPE_CHECKING:
+    from graphrag.github.client import GitHubApp
 
 Need = Literal["read", "write"]
 log = logging.getLogger(__name__)

@@ -9,12 +9,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from fastmcp import Context
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
-from graphrag.github.client import app_of
 from graphrag.github.sources import TeamSources
 from graphrag.memory.expansion import QueryExpander
 from graphrag.retrieval.config import SearchConfig
@@ -24,6 +24,9 @@ from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.live import LiveIndex
 from graphrag.stores.graph import GraphStore
 from ingest.team_indexer import Indexer
+
+if TYPE_CHECKING:
+    from graphrag.github.client import GitHubApp
 
 VECTOR_COUNT_SECONDS = 5.0  # how long a count of the stored vectors stands for every call
 
@@ -84,7 +87,7 @@ class Services:
         """Each collaborator built from the ones it needs, lowest first, so none reaches a half-built whole."""
         snapshot = GraphSnapshot(graph, relations)
         live = LiveIndex(graph, snapshot)
-        teams = TeamSources(graph, app_of(settings))
+        teams = TeamSources(graph, _github_app(settings))
         indexer = Indexer(settings, graph, embedder, live.write, teams)
         return cls(settings, graph, embedder, vectors, relations, search, snapshot, live, teams, indexer, expander)
 
@@ -93,6 +96,16 @@ class Services:
         entities (a shard that lost points): the rest are found by words and links only, until an ingest of
         their packs embeds them again (the server marked them at start). Empty when nothing is lost."""
         return self.gap.note(self.snapshot, self.vectors)
+
+
+def _github_app(settings: Settings) -> GitHubApp | None:
+    """The App when one is configured; without it, team sources stay closed and local packs work as ever, and
+    githubkit (about 0.3 s of every start) is never imported."""
+    if settings.github_app_id is None or settings.github_app_private_key is None:
+        return None
+    from graphrag.github.client import GitHubApp
+
+    return GitHubApp(settings)
 
 
 Background = Callable[[Services, threading.Event], None]  # runs beside the server until the event is set

@@ -12,7 +12,8 @@ from githubkit.exception import RequestFailed
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
-from graphrag.github.client import GitHubApp, access_of, parse_repository
+from graphrag.github.client import GitHubApp
+from graphrag.github.terms import access_of, parse_repository
 from tests.github.conftest import READER, REPOSITORY, STRANGER, WRITER
 from tests.github.double import GitHubDouble, sign_delivery
 

@@ -12,7 +12,7 @@ from mcp.types import CallToolResult
 
 from graphrag.config import Settings
 from graphrag.errors import GraphRagError
-from graphrag.github.client import GitHubApp, RepositoryToken
+from graphrag.github.client import GitHubApp
 from graphrag.github.documents import (
     Caller,
     DocumentCursor,
@@ -21,6 +21,7 @@ from graphrag.github.documents import (
     put_document,
     repository_path,
 )
+from graphrag.github.terms import RepositoryToken
 from graphrag.server.paging import Cursor
 from tests.github.conftest import REPOSITORY
 from tests.github.double import GitHubDouble, blob_sha
