@@ -381,8 +381,7 @@ def _level_mentions(
             read: Level = level
             english_singular = script_of(words[at[0]].text) == "latin" and not words[at[0]].text.endswith("s")
             if level == "either" and at[0] and words[at[0] - 1].text in _DETERMINERS and english_singular:
-                between = [w.text for w in words[at[-1] + 1 :] if anchor is not None and w.end <= anchor[0]]
-                if not (0 < len(between) <= 4 and between[-1] in _BE):  # What kind of thing is X?
+                if not _asks_what_it_is(question, words, at[-1], anchor):
                     continue
                 read = "up"
             found.append(_Mention(at[0], at[-1], (), read))
@@ -418,6 +417,20 @@ def _following(question: str, words: list[_Word], last: int) -> str:
     if last + 1 >= len(words) or question[words[last].end : words[last + 1].start].strip():
         return ""
     return words[last + 1].text
+
+
+def _asks_what_it_is(question: str, words: list[_Word], last: int, anchor: tuple[int, int] | None) -> bool:
+    """``What kind of thing is X?``: the kind word is followed by a verb ``be`` and then the entity, named
+    (at most four words on) or quoted as its description (``What kind of thing is the term defined as "..."``:
+    the verb within the first three words after the kind word, the description within eight)."""
+    if anchor is not None:
+        between = [w.text for w in words[last + 1 :] if w.end <= anchor[0]]
+        return 0 < len(between) <= 4 and between[-1] in _BE
+    quoted = [start for start, _ in quoted_passages(question) if start > words[last].end]
+    if not quoted:
+        return False
+    between = [w.text for w in words[last + 1 :] if w.end <= quoted[0]]
+    return len(between) <= 8 and any(w in _BE for w in between[:3])
 
 
 def _unnamed_anchor(words: list[_Word], mentions: list[_Mention]) -> int:

@@ -72,6 +72,21 @@ def test_hierarchy_words_walk_the_hierarchy_the_entity_stands_in(
     assert read(question, named) == expected
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ('What kind of thing is the term defined as "a bucket of ice used to chill wine"?', [[("IS_A", True)]]),
+        ('What kind of thing is "a bucket of ice used to chill wine"?', [[("IS_A", True)]]),
+        ('What kind of vessel holds "a bucket of ice used to chill wine"?', []),  # only says what the answer is
+    ],
+)
+def test_what_kind_of_thing_a_description_is_walks_up_from_the_entity_it_describes(
+    question: str, expected: list[list[tuple[str, bool]]]
+) -> None:
+    found = plan(question, NAMES, None, 3, (), KINDS, SHAPES.upwards(TERM), KINDS)
+    assert [sorted((s.type, s.forward) for s in step) for step in found] == expected
+
+
 def test_a_hierarchy_step_chains_with_a_relation_step() -> None:
     """Two typed steps, the first inverse: down the taxonomy, then to the items having those terms as a
     feature (the relative clause does not say which way ``have`` runs: both, one of which leads nowhere)."""
