@@ -49,13 +49,14 @@ HINT = "Why it is empty or misses what was named, and what to ask instead."
 
 
 def absent(value: object) -> bool:
-    """A field left off the wire when unset (``exclude_if``)."""
-    return value is None
+    """A field left off the wire (``exclude_if``) when it says nothing: null, false or an empty text. One rule
+    for every such field (a hint, an observation id, a link preview's optional parts)."""
+    return value is None or value is False or value == ""
 
 
 def hint_field() -> Any:
     """``hint``: on the wire only when there is something to say, so an ordinary answer is unchanged."""
-    return Field(default="", exclude_if=lambda value: not value, description=HINT)
+    return Field(default="", exclude_if=absent, description=HINT)
 
 
 class SearchResult(BaseModel):
@@ -146,27 +147,23 @@ class GraphResult(BaseModel):
     hint: str = hint_field()
 
 
-def _unset(value: object) -> bool:
-    return value is None or value is False
-
-
 class LinkPreview(Clippable):
     """A typed link of an entity, with a preview of the entity at the other end. A field at its default (null,
     false) is left out on the wire: a hub's page holds hundreds of links, and each key costs every one of them."""
 
     clip_fields: ClassVar[tuple[str, ...]] = ("summary",)
 
-    content_truncated: bool = Field(default=False, exclude_if=_unset)
+    content_truncated: bool = Field(default=False, exclude_if=absent)
     relation: str
     id: str
-    kind: str | None = Field(default=None, exclude_if=_unset)
+    kind: str | None = Field(default=None, exclude_if=absent)
     title: str
-    summary: str | None = Field(default=None, exclude_if=_unset)
-    missing: bool = Field(default=False, exclude_if=_unset)
-    weight: float | None = Field(default=None, exclude_if=_unset)
-    note: str | None = Field(default=None, exclude_if=_unset)
+    summary: str | None = Field(default=None, exclude_if=absent)
+    missing: bool = Field(default=False, exclude_if=absent)
+    weight: float | None = Field(default=None, exclude_if=absent)
+    note: str | None = Field(default=None, exclude_if=absent)
     declared_in: str | None = Field(
-        default=None, exclude_if=_unset, description="The file that declared the link, when not its source's."
+        default=None, exclude_if=absent, description="The file that declared the link, when not its source's."
     )
 
 
