@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from graphrag.retrieval.vocabulary import Step
 
@@ -48,3 +48,11 @@ class Retriever(Protocol):
     evidence: Evidence
 
     def retrieve(self, query: Query) -> list[Candidate]: ...
+
+
+@runtime_checkable
+class Warmed(Protocol):
+    """A retriever with tables of its own to build from the graph copy, which the server builds at start
+    (``PackSearch.warm``) rather than in its first call."""
+
+    def warm(self) -> None: ...

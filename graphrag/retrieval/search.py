@@ -36,7 +36,7 @@ from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidArgument, name_list
 from graphrag.names import query_words
-from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever
+from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever, Warmed
 from graphrag.retrieval.config import DEFAULT, SearchConfig
 from graphrag.retrieval.fusion import Ranked, agreement, fuse
 from graphrag.retrieval.guidance import plan, step_words, unread
@@ -49,7 +49,6 @@ from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex, open_vector_index
 from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
-from graphrag.retrieval.walk import Adjacency
 from graphrag.retrieval.word_forms import kind_stems, named_kinds
 from graphrag.stores.graph import GraphStore
 
@@ -134,14 +133,17 @@ class PackSearch:
         }
 
     def warm(self) -> None:
-        """Build now what a hybrid search reads in memory: the graph copy, the linking tables, the walk's
-        matrix, the packs' scripts and the kinds' words. Over 100,000 entities that takes tens of seconds,
-        which the server spends at start rather than in its first call."""
+        """Build now what a hybrid search reads in memory: the graph copy, the linking tables, the packs'
+        scripts, the kinds' words and shapes, and each retriever's own tables (the walk's matrix, the packs'
+        own words). Over 100,000 entities that takes tens of seconds, which the server spends at start rather
+        than in its first call."""
         self.linker.table()
-        Adjacency.current(self._snapshot, self._config.walk)
         self._scripts()
         self._kind_words()
         self._shapes()
+        for retriever in self.retrievers.values():
+            if isinstance(retriever, Warmed):
+                retriever.warm()
 
     def search(
         self,

@@ -35,6 +35,9 @@ class VectorSearch:
         self._snapshot = snapshot
         self._config = config
 
+    def warm(self) -> None:
+        self._pack_words()
+
     def retrieve(self, query: Query) -> list[Candidate]:
         parts = clauses(query.text, self._config.min_clause_words)[: self._config.clauses]
         texts = [self._without_pack_words(t, query.packs) or t for t in [query.text, *parts]]
@@ -53,13 +56,18 @@ class VectorSearch:
         question's meaning towards the summaries that talk about the pack itself (a template, an index).
         None when it holds none, or little else."""
         config = self._config
-        key = f"pack words:{config.pack_words_share}:{config.pack_words_min}"
-        common: dict[str, frozenset[str]] = self._snapshot.derived(key, lambda copy: _pack_words(copy, config))
+        common = self._pack_words()
         words = frozenset().union(*(common.get(p, frozenset()) for p in (packs if packs is not None else common)))
         stripped = WORD.sub(lambda m: "" if fold(m.group()) in words else m.group(), text)
         if stripped == text or len(query_words(stripped)) < config.min_clause_words:
             return None
         return " ".join(stripped.split())
+
+    def _pack_words(self) -> dict[str, frozenset[str]]:
+        config = self._config
+        key = f"pack words:{config.pack_words_share}:{config.pack_words_min}"
+        found: dict[str, frozenset[str]] = self._snapshot.derived(key, lambda copy: _pack_words(copy, config))
+        return found
 
     def _nearest(self, vector: Vectors, query: Query, ef: int | None) -> list[Candidate]:
         hits = self._index.search(vector, query.limit, query.packs, query.kinds, ef)

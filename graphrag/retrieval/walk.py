@@ -91,6 +91,9 @@ class GraphWalk:
         self._snapshot = snapshot
         self._config = config
 
+    def warm(self) -> None:
+        Adjacency.current(self._snapshot, self._config)
+
     def retrieve(self, query: Query) -> list[Candidate]:
         copy = self._snapshot.current()
         adjacency = Adjacency.current(self._snapshot, self._config)

@@ -30,10 +30,11 @@ async def test_the_first_hybrid_search_after_start_builds_nothing(
 
     assert [m.split(" over ")[0] for m in at_start if m.startswith("built ")] == [
         "built names",
-        "built adjacency",
         "built scripts",
         "built kind words",
         "built shapes",
+        "built pack words",
+        "built adjacency",
     ]
     assert any(m.startswith("read the graph copy: ") for m in at_start)
     assert any(m.startswith("warm-up: ") for m in at_start)
