@@ -82,7 +82,9 @@ class _Asked:
     passing: list[Candidate]  # names met in passing: one more list, weighing their confidence
     steps: list[set[Step]]
     coverage: float
-    each: list[Ranked]
+    each: list[Ranked]  # each reading list apart, as it weighs
+    read: list[Ranked]  # the reading lists as the fusion takes them (merged into one when nothing is named)
+    in_passing: list[Ranked]
 
 
 @dataclass(frozen=True)
@@ -267,25 +269,22 @@ class PackSearch:
         }
         passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
         each = [Ranked(found, self._weight(name, bool(starts), coverage)) for name, found in lists.items()]
-        return _Asked(lists, links, readings, starts, passing, steps, coverage, each)
-
-    def _fused(
-        self, asked: _Asked, walked: Mapping[str, list[Candidate]], sureness: float = 1.0
-    ) -> list[tuple[str, float]]:
-        """Every list; the walks' weigh as sure as the starts they left from."""
-        config = self._config
-        named = bool(asked.starts)
-        read = asked.each
-        in_passing = [Ranked(asked.passing, config.linking.weak_weight, scaled=True)]
-        if not named and config.fusion.unnamed_reading == "standard":
+        read, in_passing = each, [Ranked(passing, config.linking.weak_weight, scaled=True)]
+        if not starts and config.fusion.unnamed_reading == "standard":
             # Nothing named: the reading lists decide, so a flat one must not reorder one whose first hit
             # stands apart; merged by standard score, they are one list, weighing what both did. A name met in
             # passing joins that merge: it may break their ties, never overturn text's clear first answer.
             merged = fuse([*read, *in_passing], "standard", config.fusion.k, config.pool)
             read, in_passing = [Ranked([Candidate(i, score) for i, score in merged], sum(r.weight for r in read))], []
-        weight = self._weight
+        return _Asked(lists, links, readings, starts, passing, steps, coverage, each, read, in_passing)
+
+    def _fused(
+        self, asked: _Asked, walked: Mapping[str, list[Candidate]], sureness: float = 1.0
+    ) -> list[tuple[str, float]]:
+        """Every list; the walks' weigh as sure as the starts they left from."""
+        named, weight = bool(asked.starts), self._weight
         ranked = [Ranked(found, sureness * weight(name, named, asked.coverage)) for name, found in walked.items()]
-        return fuse([*read, *ranked, *in_passing], config.fusion.method, config.fusion.k)
+        return fuse([*asked.read, *ranked, *asked.in_passing], self._config.fusion.method, self._config.fusion.k)
 
     def _walks(self, pool: Query, asked: _Asked) -> _Walks:
         """The lists that walk from the starts. With nothing named but steps asked, the best hits so far stand

@@ -9,7 +9,6 @@ that name the searched packs as a whole, which no summary's meaning should be ma
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
 
 from graphrag.embedding import Embedder, Vectors
 from graphrag.names import WORD, clauses, fold, query_words
@@ -40,7 +39,10 @@ class VectorSearch:
 
     def retrieve(self, query: Query) -> list[Candidate]:
         parts = clauses(query.text, self._config.min_clause_words)[: self._config.clauses]
-        texts = [self._without_pack_words(t, query.packs) or t for t in [query.text, *parts]]
+        common = self._pack_words()
+        searched = query.packs if query.packs is not None else common
+        words = frozenset().union(*(common.get(p, frozenset()) for p in searched))
+        texts = [self._without(words, text) or text for text in [query.text, *parts]]
         whole, *alone = self._embedder.embed(texts)
         found = self._nearest(whole, query, None)
         if not alone:
@@ -50,16 +52,13 @@ class VectorSearch:
         ranked = fuse([Ranked(found, 1.0), *each], "standard", 0, query.limit)
         return [Candidate(i, score) for i, score in ranked[: query.limit]]
 
-    def _without_pack_words(self, text: str, packs: Sequence[str] | None) -> str | None:
+    def _without(self, words: frozenset[str], text: str) -> str | None:
         """The text without the words that name the searched packs as a whole (``PEP`` where the ids are
         ``PEP-0001``, ``PEP-0446``, ...): such a word says nothing of which entity is meant, yet it draws the
         question's meaning towards the summaries that talk about the pack itself (a template, an index).
         None when it holds none, or little else."""
-        config = self._config
-        common = self._pack_words()
-        words = frozenset().union(*(common.get(p, frozenset()) for p in (packs if packs is not None else common)))
         stripped = WORD.sub(lambda m: "" if fold(m.group()) in words else m.group(), text)
-        if stripped == text or len(query_words(stripped)) < config.min_clause_words:
+        if stripped == text or len(query_words(stripped)) < self._config.min_clause_words:
             return None
         return " ".join(stripped.split())
 
