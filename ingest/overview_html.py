@@ -80,8 +80,8 @@ def _figure(label: str, value: int, bad: bool = False) -> str:
     return f'<div class="figure{" bad" if bad and value else ""}"><b>{value:,}</b>{escape(label)}</div>'
 
 
-def render_html(view: PackOverview) -> str:
-    names = ", ".join(p.pack for p in view.packs)
+def _schema(view: PackOverview) -> str:
+    """The picture of kinds and relations, and what it leaves out: less used arrows, kinds with no link."""
     boxes, arrows = view.diagram()
     drawn = {end for a in drawn_arrows(arrows) for end in (a.source, a.target)}
     linked = {end for a in arrows for end in (a.source, a.target)}
@@ -98,6 +98,11 @@ def render_html(view: PackOverview) -> str:
         )
         if kinds
     )
+    return f'<div class="schema">{svg}</div>' + (omitted if left_out else "") + apart
+
+
+def render_html(view: PackOverview) -> str:
+    names = ", ".join(p.pack for p in view.packs)
     figures = "".join(
         [
             _figure("entities", view.entities),
@@ -112,10 +117,7 @@ def render_html(view: PackOverview) -> str:
         ]
     )
     sections = [
-        (
-            "Schema: kinds and the relations between them",
-            f'<div class="schema">{svg}</div>' + (omitted if left_out else "") + apart,
-        ),
+        ("Schema: kinds and the relations between them", _schema(view)),
         ("Rejected files", _problems(view.rejected)),
         ("Links left out (a relation the pack does not declare)", _problems(view.links_left_out)),
         ("Duplicate ids", _problems(view.duplicate_ids)),

@@ -72,46 +72,13 @@ class ParsedFile:
 
 def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> ParsedFile:
     out = ParsedFile(path=rel_path, sha256=sha)
-
-    raw = raw.removeprefix(codecs.BOM_UTF8)
-    try:
-        text = _lines(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        _not_utf8(raw, exc, out)
-        return out
-    try:
-        fm = parse(text)
-    except FrontmatterError as exc:
-        out.report(exc.code, str(exc), exc.line, exc.field)
-        return out
+    fm = _frontmatter(raw, out)
     if fm is None:
-        out.skipped = True
-        if not text.strip():
-            out.report("F003", "the file is empty: skipped (an entity needs frontmatter between --- lines)", 1)
         return out
-    for key, line in fm.duplicates:
-        out.report("Y006", f"duplicate key {shown(key)}: the last value is used", line, key)
-
     data = dict(fm.data)
-    core: dict[str, Any] = {k: data[k] for k in _CORE_KEYS - {"related"} if k in data}
-    for name, spellings in _CORE_ALIASES.items():
-        present = [s for s in spellings if s in data]
-        if present:
-            core[name] = data[present[0]]
-    if isinstance(core.get("id"), str):
-        out.claimed_id = core["id"].strip()
-    try:
-        front = EntityFrontmatter.model_validate(core)
-    except ValidationError as exc:
-        for err in exc.errors():
-            spelled = _spelling(str(err["loc"][0]) if err["loc"] else None, data)
-            message = err["msg"].removeprefix("Value error, ")
-            if err["type"] in ("string_type", "list_type"):
-                expected = "text" if err["type"] == "string_type" else "a list of text"
-                message = f"must be {expected}, found {shown(err['input'])}"
-            out.report("E001", message, fm.key_lines.get(spelled or "", None), spelled)
+    front = _core(fm, data, out)
+    if front is None:
         return out
-
     stem = rel_path.removesuffix(".md")
     entity_id = front.id or manifest.id + "/" + re.sub(r"\s+", "-", stem)
     out.claimed_id = entity_id
@@ -127,19 +94,6 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
     links = _links(manifest, fm, data, out)
     if out.rejected:
         return out
-    used = set(_CORE_KEYS) | {s for spellings in _CORE_ALIASES.values() for s in spellings[:1]}
-    used |= {spellings[1] for name, spellings in _CORE_ALIASES.items() if spellings[0] not in data}
-    used |= {k for k in data if _top_level_relation(manifest, k) is not None}
-    properties: dict[str, Any] = {}
-    for key, value in data.items():
-        if key in used or value is None:
-            continue
-        name = f"fm_{key}" if key in _RESERVED_PROPERTIES else key
-        if name != key:
-            message = f"key {shown(key)} is a graph property name; kept as {shown(name)}"
-            out.report("E008", message, fm.key_lines.get(key), key)
-        properties[name] = _property_value(value)
-
     out.entity = Entity(
         id=entity_id,
         pack=manifest.id,
@@ -153,12 +107,76 @@ def parse_file(manifest: PackManifest, rel_path: str, raw: bytes, sha: str) -> P
         body=fm.body,
         body_line=fm.body_line,
         sha256=sha,
-        properties=properties,
+        properties=_properties(manifest, fm, data, out),
         links=links,
         kind_line=fm.key_lines.get(_spelling("kind", data) or ""),
         id_line=fm.key_lines.get("id"),
     )
     return out
+
+
+def _frontmatter(raw: bytes, out: ParsedFile) -> Frontmatter | None:
+    """The file's frontmatter, or None with the reason in ``out``: not UTF-8, bad YAML, or none at all
+    (skipped; an empty file says so)."""
+    raw = raw.removeprefix(codecs.BOM_UTF8)
+    try:
+        text = _lines(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        _not_utf8(raw, exc, out)
+        return None
+    try:
+        fm = parse(text)
+    except FrontmatterError as exc:
+        out.report(exc.code, str(exc), exc.line, exc.field)
+        return None
+    if fm is None:
+        out.skipped = True
+        if not text.strip():
+            out.report("F003", "the file is empty: skipped (an entity needs frontmatter between --- lines)", 1)
+        return None
+    for key, line in fm.duplicates:
+        out.report("Y006", f"duplicate key {shown(key)}: the last value is used", line, key)
+    return fm
+
+
+def _core(fm: Frontmatter, data: dict[str, Any], out: ParsedFile) -> EntityFrontmatter | None:
+    """The keys every entity has (id, kind, title, ...: any of their spellings), validated; None, with an
+    error per wrong key, when they do not validate."""
+    core: dict[str, Any] = {k: data[k] for k in _CORE_KEYS - {"related"} if k in data}
+    for name, spellings in _CORE_ALIASES.items():
+        present = [s for s in spellings if s in data]
+        if present:
+            core[name] = data[present[0]]
+    if isinstance(core.get("id"), str):
+        out.claimed_id = core["id"].strip()
+    try:
+        return EntityFrontmatter.model_validate(core)
+    except ValidationError as exc:
+        for err in exc.errors():
+            spelled = _spelling(str(err["loc"][0]) if err["loc"] else None, data)
+            message = err["msg"].removeprefix("Value error, ")
+            if err["type"] in ("string_type", "list_type"):
+                expected = "text" if err["type"] == "string_type" else "a list of text"
+                message = f"must be {expected}, found {shown(err['input'])}"
+            out.report("E001", message, fm.key_lines.get(spelled or "", None), spelled)
+        return None
+
+
+def _properties(manifest: PackManifest, fm: Frontmatter, data: dict[str, Any], out: ParsedFile) -> dict[str, Any]:
+    """Every other key, a node property (one named as a graph property the service sets is renamed)."""
+    used = set(_CORE_KEYS) | {s for spellings in _CORE_ALIASES.values() for s in spellings[:1]}
+    used |= {spellings[1] for name, spellings in _CORE_ALIASES.items() if spellings[0] not in data}
+    used |= {k for k in data if _top_level_relation(manifest, k) is not None}
+    properties: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in used or value is None:
+            continue
+        name = f"fm_{key}" if key in _RESERVED_PROPERTIES else key
+        if name != key:
+            message = f"key {shown(key)} is a graph property name; kept as {shown(name)}"
+            out.report("E008", message, fm.key_lines.get(key), key)
+        properties[name] = _property_value(value)
+    return properties
 
 
 def _within(name: str, text: str, most: int, line: int | None, out: ParsedFile) -> str:

@@ -73,107 +73,157 @@ def plan(
     whose pack.yaml changed, so every entity's links are written again; ``reembed``: entities whose vector
     is not of their stored version."""
     report = IngestReport(mode=mode)
-    by_path = {(s.pack, s.path): s for s in stored.values()}
-    by_id: dict[str, list[Entity | StoredEntity]] = defaultdict(list)
-    rejected_paths: set[tuple[str, str]] = set()  # (pack, path) of files whose stored version stays
-    claims: list[ParsedFile] = []  # rejected files whose id could be read
-    skipped_paths: set[tuple[str, str]] = set()
-    for pack in packs:
-        pack_report = PackReport(pack=pack.manifest.id, root=str(pack.root), files=len(pack.files))
-        report.packs.append(pack_report)
-        for problem in [*pack.problems, *(problem for parsed in pack.files for problem in parsed.problems)]:
-            problem.pack = pack.manifest.id
-            (report.errors if problem.severity == "error" else report.warnings).append(problem)
-        for parsed in pack.files:
-            if parsed.unchanged:
-                known = by_path[(pack.manifest.id, parsed.path)]
-                by_id[known.id].append(known)
-                pack_report.entities += 1
-            elif parsed.skipped:
-                pack_report.skipped.append(parsed.path)
-                skipped_paths.add((pack.manifest.id, parsed.path))
-            elif parsed.entity is None:
-                rejected_paths.add((pack.manifest.id, parsed.path))
-                if parsed.claimed_id:
-                    claims.append(parsed)
-            else:
-                by_id[parsed.entity.id].append(parsed.entity)
-                pack_report.entities += 1
+    files = _Files.of(packs, stored, report)
+    ids = _Ids.of(files, {o["id"]: (o["pack"], o["path"]) for o in others}, stored, report)
+    report.warnings.extend(_kind_spellings(ids.valid))
+    result = Plan(report=report, valid=ids.valid, resolver=_resolver(files, ids, stored, others))
+    for entity in ids.valid:
+        renew = entity.pack in stale_packs or entity.id in reembed
+        _compare(result, entity, stored.get(entity.id), entity.pack in relinked_packs, renew)
+    report.unchanged += len(ids.unchanged)
+    _removals(result, stored, ids.defined, files)
+    _silence(report, {pack.manifest.id: pack.manifest.ignore for pack in packs})
+    result.resolver.suggest(report.dangling)
+    report.removed = sorted(result.remove)
+    report.errors.sort(key=lambda p: (p.path, p.line or 0))
+    report.warnings.sort(key=lambda p: (p.path, p.line or 0))
+    return result
 
-    owners = {o["id"]: (o["pack"], o["path"]) for o in others}
-    valid: list[Entity] = []
-    unchanged: list[StoredEntity] = []
-    kept: set[str] = set()  # ids whose stored version stays because the file is in conflict
-    for entity_id, entities in by_id.items():
-        owner = owners.get(entity_id)
-        if len(entities) > 1 or owner is not None:
-            report.errors.extend(_conflict(entity_id, entities, owner, stored.get(entity_id)))
-            # Each file keeps what it had: the id's stored version, and a file's previous entity (its id was
-            # another before an author copied this one in), whose incoming links would fall to placeholders.
-            rejected_paths.update((e.pack, e.path) for e in entities)
-            kept.add(entity_id)
-            continue
-        for one in entities:
-            (valid if isinstance(one, Entity) else unchanged).append(one)  # type: ignore[arg-type]
 
-    report.warnings.extend(_kind_spellings(valid))
+@dataclass
+class _Files:
+    """The run's files sorted: the entities each id has (parsed, or as stored when the file is unchanged), the
+    files rejected (their stored version stays) and those among them whose id could be read, and the files
+    skipped for having no frontmatter. Each file's problems go to the report."""
+
+    by_id: dict[str, list[Entity | StoredEntity]] = field(default_factory=lambda: defaultdict(list))
+    rejected: set[tuple[str, str]] = field(default_factory=set)  # (pack, path)
+    claims: list[ParsedFile] = field(default_factory=list)
+    skipped: set[tuple[str, str]] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, packs: list[Pack], stored: dict[str, StoredEntity], report: IngestReport) -> _Files:
+        by_path = {(s.pack, s.path): s for s in stored.values()}
+        files = cls()
+        for pack in packs:
+            pack_id = pack.manifest.id
+            pack_report = PackReport(pack=pack_id, root=str(pack.root), files=len(pack.files))
+            report.packs.append(pack_report)
+            for problem in [*pack.problems, *(problem for parsed in pack.files for problem in parsed.problems)]:
+                problem.pack = pack_id
+                (report.errors if problem.severity == "error" else report.warnings).append(problem)
+            for parsed in pack.files:
+                if parsed.unchanged:
+                    known = by_path[(pack_id, parsed.path)]
+                    files.by_id[known.id].append(known)
+                    pack_report.entities += 1
+                elif parsed.skipped:
+                    pack_report.skipped.append(parsed.path)
+                    files.skipped.add((pack_id, parsed.path))
+                elif parsed.entity is None:
+                    files.rejected.add((pack_id, parsed.path))
+                    if parsed.claimed_id:
+                        files.claims.append(parsed)
+                else:
+                    files.by_id[parsed.entity.id].append(parsed.entity)
+                    pack_report.entities += 1
+        return files
+
+
+@dataclass
+class _Ids:
+    """Each id's one entity: ``valid`` (read this run) or ``unchanged`` (as stored); an id several files
+    define, or another pack owns, is ``kept`` as stored and each of its files is rejected."""
+
+    valid: list[Entity] = field(default_factory=list)
+    unchanged: list[StoredEntity] = field(default_factory=list)
+    kept: set[str] = field(default_factory=set)
+
+    @property
+    def defined(self) -> set[str]:
+        return {e.id for e in self.valid} | {u.id for u in self.unchanged} | self.kept
+
+    @classmethod
+    def of(
+        cls, files: _Files, owners: dict[str, tuple[str, str]], stored: dict[str, StoredEntity], report: IngestReport
+    ) -> _Ids:
+        ids = cls()
+        for entity_id, entities in files.by_id.items():
+            owner = owners.get(entity_id)
+            if len(entities) > 1 or owner is not None:
+                report.errors.extend(_conflict(entity_id, entities, owner, stored.get(entity_id)))
+                # Each file keeps what it had: the id's stored version, and a file's previous entity (its id was
+                # another before an author copied this one in), whose incoming links would fall to placeholders.
+                files.rejected.update((e.pack, e.path) for e in entities)
+                ids.kept.add(entity_id)
+                continue
+            for one in entities:
+                (ids.valid if isinstance(one, Entity) else ids.unchanged).append(one)  # type: ignore[arg-type]
+        return ids
+
+
+def _resolver(files: _Files, ids: _Ids, stored: dict[str, StoredEntity], others: list[dict[str, Any]]) -> Resolver:
+    """Every id and title a link may name: the run's entities, the stored versions that stay, other packs'
+    entities, and the ids of rejected files (a link to one says which file would define it)."""
     resolver = Resolver()
-    for entity in valid:
+    for entity in ids.valid:
         resolver.add(entity.id, entity.title, entity.aliases, entity.pack, entity.path)
-    for known in unchanged:
+    for known in ids.unchanged:
         resolver.add(known.id, known.title, known.aliases or [], known.pack, known.path)
     for other in others:
         resolver.add(other["id"], other.get("title"), other.get("aliases") or [])
-    defined = {e.id for e in valid} | {u.id for u in unchanged} | kept
-    held = [s for s in stored.values() if s.id not in defined and (s.pack, s.path) in rejected_paths]
-    for known in held + [stored[i] for i in kept if i in stored]:  # stored versions that stay
+    defined = ids.defined
+    held = [s for s in stored.values() if s.id not in defined and (s.pack, s.path) in files.rejected]
+    for known in held + [stored[i] for i in ids.kept if i in stored]:  # stored versions that stay
         resolver.add(known.id, known.title, known.aliases or [], known.pack, known.path)
-    for entity_id in kept - stored.keys():
+    for entity_id in ids.kept - stored.keys():
         resolver.add(entity_id, None, [])
-
-    for parsed in claims:
+    for parsed in files.claims:
         lines = [p.line for p in parsed.problems if p.rejects_file and p.line is not None]
         resolver.rejected(str(parsed.claimed_id), parsed.path, min(lines, default=None))
+    return resolver
 
-    result = Plan(report=report, valid=valid, resolver=resolver)
-    for entity in valid:
-        links, dangling, problems = resolver.links(entity)
-        for problem in problems:
-            problem.pack = entity.pack
-        report.warnings.extend(problems)
-        report.links += len(links)
-        report.dangling.extend(
-            DanglingLink(
-                source=d.source,
-                relation=relation_of_type(d.type),
-                target=d.target,
-                declared_in=d.declared_in,
-                pack=entity.pack,
-            )
-            for d in dangling
-        )
-        before = stored.get(entity.id)
-        changed = before is None or (before.sha256, before.path, before.pack) != (
-            entity.sha256,
-            entity.path,
-            entity.pack,
-        )
-        if changed or entity.pack in relinked_packs:
-            result.write.append(entity)
-            result.links.extend(links)
-            (report.added if before is None else report.updated).append(entity.id)
-        if changed or entity.pack in stale_packs or entity.id in reembed:
-            result.embed.append(entity)
-        if not (changed or entity.pack in relinked_packs):
-            report.unchanged += 1
-    report.unchanged += len(unchanged)
 
+def _compare(result: Plan, entity: Entity, before: StoredEntity | None, relinked: bool, renew: bool) -> None:
+    """What an entity read this run needs: its links resolved and reported, its rows written when it changed
+    (or its pack's relations did: ``relinked``), its vector made when it changed or ``renew`` says so (its
+    pack's vectors are stale, or its own is not of its stored version)."""
+    report = result.report
+    links, dangling, problems = result.resolver.links(entity)
+    for problem in problems:
+        problem.pack = entity.pack
+    report.warnings.extend(problems)
+    report.links += len(links)
+    report.dangling.extend(
+        DanglingLink(
+            source=d.source,
+            relation=relation_of_type(d.type),
+            target=d.target,
+            declared_in=d.declared_in,
+            pack=entity.pack,
+        )
+        for d in dangling
+    )
+    changed = before is None or (before.sha256, before.path, before.pack) != (entity.sha256, entity.path, entity.pack)
+    if changed or relinked:
+        result.write.append(entity)
+        result.links.extend(links)
+        (report.added if before is None else report.updated).append(entity.id)
+    else:
+        report.unchanged += 1
+    if changed or renew:
+        result.embed.append(entity)
+
+
+def _removals(result: Plan, stored: dict[str, StoredEntity], defined: set[str], files: _Files) -> None:
+    """Stored entities no file defines any more (a rejected file's stay), each file that lost its frontmatter
+    with a warning."""
     for entity_id, before in stored.items():
-        if entity_id in defined or (before.pack, before.path) in rejected_paths:
+        if entity_id in defined or (before.pack, before.path) in files.rejected:
             continue
         result.remove.append(entity_id)
-        if (before.pack, before.path) in skipped_paths:
-            report.warnings.append(
+        if (before.pack, before.path) in files.skipped:
+            result.report.warnings.append(
                 Problem(
                     code="F005",
                     path=before.path,
@@ -181,12 +231,6 @@ def plan(
                     message=f"the file no longer opens with frontmatter: entity {shown(entity_id)} is removed",
                 )
             )
-    _silence(report, {pack.manifest.id: pack.manifest.ignore for pack in packs})
-    resolver.suggest(report.dangling)
-    report.removed = sorted(result.remove)
-    report.errors.sort(key=lambda p: (p.path, p.line or 0))
-    report.warnings.sort(key=lambda p: (p.path, p.line or 0))
-    return result
 
 
 def _silence(report: IngestReport, ignored: dict[str, list[str]]) -> None:

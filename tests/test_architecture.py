@@ -148,6 +148,20 @@ def test_modules_stay_small() -> None:
     assert big == []
 
 
+def test_functions_stay_short() -> None:
+    """A function past 60 lines (its docstring included) does several things: each deserves a name."""
+    long = [
+        f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: {node.end_lineno - node.lineno + 1} lines"
+        for folder in ("graphrag", "ingest")
+        for path in (ROOT / folder).rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > 60
+    ]
+    assert long == []
+
+
 def test_a_server_without_a_github_app_never_imports_githubkit() -> None:
     """githubkit costs every start about 0.3 s, and a stdio client starts a server per session: only a
     deployment with a GitHub App pays for it (``graphrag.github.terms`` holds what the rest needs)."""

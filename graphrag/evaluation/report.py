@@ -20,7 +20,7 @@ from graphrag.evaluation.calibration import (
     Calibration,
     calibrate,
 )
-from graphrag.evaluation.contract import STRATA, EvaluationInput, Query, config_differences
+from graphrag.evaluation.contract import STRATA, EvaluationInput, Policy, Query, config_differences
 from graphrag.evaluation.gates import (
     EXIT_CODES,
     MIN_ANSWER_SCORE,
@@ -138,6 +138,17 @@ def _gate(gate: Gate, **figures: Any) -> dict[str, Any]:
     return {"passed": gate.passed, "reasons": gate.reasons, **figures}
 
 
+def _policy(policy: Policy) -> dict[str, Any]:
+    return {
+        "registeredAt": policy.registered_at.isoformat(),
+        "minimumRecallGain": policy.minimum_recall_gain,
+        "maximumPrecisionLoss": policy.maximum_precision_loss,
+        "maximumAnswerLoss": policy.maximum_answer_loss,
+        "contextBudgetUtf16": policy.context_budget,
+        "mayDiffer": sorted(policy.may_differ),
+    }
+
+
 def compare(inp: EvaluationInput) -> tuple[Outcome, dict[str, Any]]:
     """The outcome and the full report for one validated experiment."""
     queries, excluded = comparison_set(inp)
@@ -162,14 +173,7 @@ def compare(inp: EvaluationInput) -> tuple[Outcome, dict[str, Any]]:
             for name, arm in (("baseline", inp.arms.baseline), ("candidate", inp.arms.candidate))
         },
         "configDifferences": config_differences(inp.arms.baseline.config, inp.arms.candidate.config),
-        "policy": {
-            "registeredAt": policy.registered_at.isoformat(),
-            "minimumRecallGain": policy.minimum_recall_gain,
-            "maximumPrecisionLoss": policy.maximum_precision_loss,
-            "maximumAnswerLoss": policy.maximum_answer_loss,
-            "contextBudgetUtf16": policy.context_budget,
-            "mayDiffer": sorted(policy.may_differ),
-        },
+        "policy": _policy(policy),
         "comparison": {
             "queries": len(queries),
             "byOrigin": {origin: origins[origin] for origin in sorted(origins)},
@@ -195,9 +199,7 @@ def compare(inp: EvaluationInput) -> tuple[Outcome, dict[str, Any]]:
                 answers, minimumCandidateScore=MIN_ANSWER_SCORE, maximumAnswerLoss=policy.maximum_answer_loss
             ),
             "practicalGain": _gate(
-                gain,
-                minimumRecallGain=policy.minimum_recall_gain,
-                maximumPrecisionLoss=policy.maximum_precision_loss,
+                gain, minimumRecallGain=policy.minimum_recall_gain, maximumPrecisionLoss=policy.maximum_precision_loss
             ),
         },
         "notClaimed": NOT_CLAIMED,

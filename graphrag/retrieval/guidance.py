@@ -141,18 +141,7 @@ def plan(
     fixed = [m for m in mentions if m.level in ("up", "down")]
     mentions = [m for m in mentions if m.level != "either" or all(_beyond(m, f, at) for f in fixed)]
     ordered = sorted(mentions, key=lambda m: (not _attached(words, m, at), min(abs(m.first - at), abs(m.last - at))))
-    # Each step's mentions. A relation met again right after its own step is a step again (the dependencies
-    # of the dependencies of X), unless a demonstrative points back (which failure mode, and what does that
-    # failure mode ...); met after another step, it refers back (X requires a PEP; which PEP superseded that
-    # required PEP?).
-    chain: list[list[_Mention]] = []
-    for mention in ordered:
-        back = mention.first > 0 and words[mention.first - 1].text in _DEMONSTRATIVES
-        same = next((c for c in (chain if back else chain[:-1]) if _types(c[0]) == _types(mention)), None)
-        if same is None:
-            chain.append([mention])
-        else:
-            same.append(mention)
+    chain = _chain(words, ordered)
     used = {i for m in mentions for i in range(m.first, m.last + 1)}
     english = _english([w for i, w in enumerate(words) if i in outside and i not in used])
     steps: list[set[Step]] = []
@@ -173,6 +162,22 @@ def plan(
             directions = {Step(s.type, not s.forward) for s in directions}
         steps.append(directions)
     return steps
+
+
+def _chain(words: list[_Word], ordered: list[_Mention]) -> list[list[_Mention]]:
+    """Each step's mentions, the nearest to the entity first. A relation met again right after its own step is a
+    step again (the dependencies of the dependencies of X), unless a demonstrative points back (which failure
+    mode, and what does that failure mode ...); met after another step, it refers back (X requires a PEP; which
+    PEP superseded that required PEP?)."""
+    chain: list[list[_Mention]] = []
+    for mention in ordered:
+        back = mention.first > 0 and words[mention.first - 1].text in _DEMONSTRATIVES
+        same = next((c for c in (chain if back else chain[:-1]) if _types(c[0]) == _types(mention)), None)
+        if same is None:
+            chain.append([mention])
+        else:
+            same.append(mention)
+    return chain
 
 
 def unread(

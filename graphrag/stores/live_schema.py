@@ -46,10 +46,6 @@ def read(graph: GraphStore, model: frozenset[str]) -> tuple[str, str]:
     every label a ``cypher/`` file names), any other label is a pack's kind."""
     labels = {row["label"]: row["nodes"] for row in graph.read("schema_labels")}
     relationships = graph.read("schema_relationships")
-    node_properties = graph.read("schema_node_properties")
-    relationship_properties = graph.read("schema_relationship_properties")
-    indexes = graph.read("schema_indexes")
-
     arrows: Counter[tuple[str, str, str]] = Counter()
     ends: dict[str, set[tuple[str, str]]] = {}
     for row in relationships:
@@ -59,7 +55,7 @@ def read(graph: GraphStore, model: frozenset[str]) -> tuple[str, str]:
     boxes = {_display([label], model): count for label, count in labels.items()}
     svg, _ = schema_svg(boxes, [Arrow(s, t, e, n) for (s, t, e), n in arrows.items()])
 
-    model_rows, kind_properties = _node_properties(node_properties, model)
+    model_rows, kind_properties = _node_properties(graph.read("schema_node_properties"), model)
     counted = Counter(row["type"] for row in relationships for _ in range(row["count"]))
     sections = [
         "### Labels",
@@ -85,12 +81,20 @@ def read(graph: GraphStore, model: frozenset[str]) -> tuple[str, str]:
             ["kind", "properties"],
             [(f":{kind}", _code(sorted(props))) for kind, props in sorted(kind_properties.items())],
         ),
+        *_stored_sections(graph),
+    ]
+    return "\n\n".join(sections) + "\n", svg
+
+
+def _stored_sections(graph: GraphStore) -> list[str]:
+    """The relationships' properties, and the indexes and constraints."""
+    return [
         "### Relationship properties",
         _table(
             ["type", "property", "types", "on every relationship"],
             [
                 (row["type"], f"`{row['property']}`", _code(row["types"]), "yes" if row["mandatory"] else "")
-                for row in relationship_properties
+                for row in graph.read("schema_relationship_properties")
             ],
         ),
         "### Indexes and constraints",
@@ -106,11 +110,10 @@ def read(graph: GraphStore, model: frozenset[str]) -> tuple[str, str]:
                     _code(row["properties"] or []),
                     row["owningConstraint"] or "",
                 )
-                for row in indexes
+                for row in graph.read("schema_indexes")
             ],
         ),
     ]
-    return "\n\n".join(sections) + "\n", svg
 
 
 def _node_properties(
