@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from pydantic import ValidationError
@@ -20,6 +20,9 @@ from pydantic import ValidationError
 from graphrag.errors import GraphRagError, InvalidArgument
 from graphrag.evaluation import canonical
 from graphrag.evaluation.loading import ContractError, describe, load_input
+
+if TYPE_CHECKING:
+    from graphrag.evaluation.contract import Arm, Corpus
 
 MALFORMED = 2
 INTERNAL = 3
@@ -272,16 +275,30 @@ def record(
     several = len(configs) > 1
     if several and (through == "mcp" or corpus_out is not None):
         raise InvalidArgument("several --search-config record in process, each arm with its corpus beside it in --out")
+    paths = _arm_paths(list(configs), out, corpus_out, several)
     if through == "mcp":
         ((name, ranking),) = configs.items()
         arms = {name: asyncio.run(record_arm(Settings(), query_file.queries, ranking, config, label, search))}
     else:
         arms = record_arms(Settings(), query_file.queries, configs, config, label, search)
-    if several:
-        out.mkdir(parents=True, exist_ok=True)
-    for name, (arm, corpus) in arms.items():
-        arm_path, corpus_path = (out / f"{name}.json", out / f"{name}-corpus.json") if several else (out, corpus_out)
-        arm_path.write_text(arm.model_dump_json(indent=2) + "\n", encoding="utf-8")
-        if corpus_path is not None:
-            corpus_path.write_text(corpus.model_dump_json(indent=2) + "\n", encoding="utf-8")
-        click.echo(f"recorded {len(arm.runs)} queries into {arm_path} (snapshot {arm.corpus_snapshot_id})", err=True)
+    for name, recorded in arms.items():
+        _save(*recorded, *paths[name])
+
+
+def _arm_paths(
+    names: list[str], out: Path, corpus_out: Path | None, several: bool
+) -> dict[str, tuple[Path, Path | None]]:
+    """Where each arm and its sources go, the folders made now: a missing one must not cost the recording."""
+    paths = {
+        name: (out / f"{name}.json", out / f"{name}-corpus.json") if several else (out, corpus_out) for name in names
+    }
+    for folder in {p.parent for pair in paths.values() for p in pair if p is not None}:
+        folder.mkdir(parents=True, exist_ok=True)
+    return paths
+
+
+def _save(arm: Arm, corpus: Corpus, arm_path: Path, corpus_path: Path | None) -> None:
+    arm_path.write_text(arm.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    if corpus_path is not None:
+        corpus_path.write_text(corpus.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    click.echo(f"recorded {len(arm.runs)} queries into {arm_path} (snapshot {arm.corpus_snapshot_id})", err=True)

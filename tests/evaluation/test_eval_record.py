@@ -38,7 +38,7 @@ def test_record_writes_a_valid_arm_and_its_sources(run_ingest, tmp_path: Path) -
     )
     config = tmp_path / "config.json"
     config.write_text(json.dumps(CONFIG))
-    out, corpus_out = tmp_path / "arm.json", tmp_path / "corpus.json"
+    out, corpus_out = tmp_path / "arms" / "arm.json", tmp_path / "sources" / "corpus.json"  # folders made for them
 
     result = subprocess.run(
         [sys.executable, "-m", "graphrag.cli", "eval", "record", str(queries), "--config", str(config),
