@@ -10,11 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from graphrag.cli import main
 from graphrag.errors import InvalidArgument
 from graphrag.evaluation.contract import Arm, Corpus
 from graphrag.evaluation.recording import RecordQuery
-from graphrag.retrieval.config import DEFAULT, RECIPES
+from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.config import DEFAULT, RECIPES, RetrieverSpec
+from graphrag.retrieval.registry import Registration, register
 from graphrag.server.recording import record_arm
 from tests.conftest import EXAMPLES
 
@@ -107,3 +111,44 @@ def test_record_refuses_a_search_config_that_is_no_recipe_and_no_file(tmp_path: 
         "search config 'no-walk' is neither a recipe (default, no-walks, no-chain, no-vector) nor a file"
         in result.stderr
     )
+
+
+class Favourite:
+    """A retriever of this test's own, as a library would add one: the same entity for every question."""
+
+    evidence: Evidence = "graph"
+
+    def retrieve(self, query: Query) -> list[Candidate]:
+        return [Candidate("SM.PERSON.GAGARIN", 1.0)]
+
+
+def test_a_retriever_registered_outside_the_package_ranks_through_eval_record(
+    run_ingest, settings, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Registered under a name and named in a configuration file: nothing in graphrag/ knows it."""
+    run_ingest(EXAMPLES / "space-missions")
+    register("favourite", Registration(build=lambda sources, config: Favourite(), meaning="One entity, always."))
+    mine = DEFAULT.model_copy(
+        update={"retrievers": (*DEFAULT.retrievers, RetrieverSpec(name="favourite", weight_named=5, weight_unnamed=5))}
+    )
+    search_config = tmp_path / "favourite.json"
+    search_config.write_text(mine.model_dump_json())
+    queries, config = tmp_path / "queries.json", tmp_path / "config.json"
+    queries.write_text(json.dumps([{"queryId": "q1", "text": "Saturn V rocket"}]))
+    config.write_text(json.dumps(CONFIG))
+    arms = tmp_path / "arms"
+
+    result = CliRunner().invoke(
+        main,
+        ["eval", "record", str(queries), "--config", str(config), "--limit", "3", "--out", str(arms),
+         "--search-config", "default", "--search-config", str(search_config)],
+        env={"GRAPHRAG_HOME": str(settings.graphrag_home)},
+    )  # fmt: skip
+
+    assert result.exit_code == 0, result.output
+    default, favourite = (
+        Arm.model_validate_json((arms / f"{name}.json").read_text()) for name in ("default", "favourite")
+    )
+    assert "SM.PERSON.GAGARIN" not in [h.chunk_id for h in default.runs[0].hits]
+    assert "SM.PERSON.GAGARIN" in [h.chunk_id for h in favourite.runs[0].hits]
+    assert favourite.config.reranker["searchConfig"] == mine.digest()
