@@ -38,7 +38,7 @@ def labels_in(query: CypherFile) -> set[str]:
 
 # The labels of the test suite's and the benchmarks' own queries (``cypher/test_*``, ``cypher/bench_*``), which
 # the wheel does not ship: reserved all the same in an installed service (a test checks them against those files).
-TOOLING_LABELS = frozenset({"GraphRagTestMarker", "BenchBare", "BenchBarePassage"})
+TOOLING_LABELS = frozenset({"GraphRagTestMarker", "BenchBare", "BenchBarePassage", "BenchPeer"})
 
 
 @cache
