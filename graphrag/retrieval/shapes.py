@@ -48,6 +48,11 @@ class Shape:
     def touches(self, kind: Kind) -> bool:
         return any(kind in pair for pair in self.pairs)
 
+    def leaves(self, kind: Kind) -> bool:
+        """Whether enough entities of ``kind`` leave it to count, though the kind is no part of its shape (a
+        classification's few materials that are each a kind of some term)."""
+        return sum(n for (source, _), n in self.ends.items() if source == kind) >= MIN_HIERARCHY_SOURCES
+
     @property
     def within_kind(self) -> float:
         """The share of its links that join two entities of one kind (a taxonomy, not a membership)."""
@@ -83,8 +88,11 @@ class Shapes:
 
     def upwards(self, kind: Kind | None) -> tuple[Step, ...]:
         """The steps that go up the hierarchies an entity of ``kind`` stands in (None: any kind), the ones
-        within one kind (a taxonomy) before those across kinds (a classification's levels)."""
-        found = [s for s in self.by_type.values() if s.hierarchy and (kind is None or s.touches(kind))]
+        within one kind (a taxonomy) before those across kinds (a classification's levels); a kind that
+        stands in none by their shapes goes up those its entities leave."""
+        hierarchies = [s for s in self.by_type.values() if s.hierarchy]
+        found = [s for s in hierarchies if kind is None or s.touches(kind)]
+        found = found or [s for s in hierarchies if kind is not None and s.leaves(kind)]
         if not found:
             return ()
         best = max(s.within_kind >= 0.5 for s in found)

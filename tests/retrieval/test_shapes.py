@@ -50,6 +50,17 @@ def test_a_relation_each_source_of_which_has_one_target_is_a_hierarchy_going_up(
     assert not SHAPES.by_type["HAS_FEATURE"].hierarchy  # item i1 shows two terms
 
 
+def test_a_kind_outside_a_hierarchys_shape_goes_up_the_one_its_entities_leave() -> None:
+    """Six materials filed under terms are a small share of a large taxonomy's links, so no kind of its shape;
+    they stand in it all the same."""
+    terms = [E(f"t{i}", f"term {i}", kind="term") for i in range(80)]
+    materials = [E(f"m{i}", f"material {i}", kind="material") for i in range(6)]
+    links = [*((f"t{i}", "IS_A", f"t{i - 1}") for i in range(1, 80)), *((f"m{i}", "IS_A", "t0") for i in range(6))]
+    shapes = Shapes.of(graph_copy([*terms, *materials], links))
+    assert ("demo", "material") not in {end for pair in shapes.by_type["IS_A"].pairs for end in pair}
+    assert shapes.upwards(("demo", "material")) == (Step("IS_A", True),)
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
