@@ -158,6 +158,12 @@ class WalkConfig(_Frozen):
     seed_hits: int = Field(
         default=3, ge=0, description="With nothing named, a question's relation steps start from this many best hits."
     )
+    described: float = Field(
+        default=1.0,
+        ge=0,
+        description="With nothing named and no step read, the random walk leaves the entity every list reading "
+        "the question puts first (a described start), weighing this share of what it weighs from a named start.",
+    )
 
 
 class FusionConfig(_Frozen):

@@ -96,6 +96,7 @@ class _Walks:
     seeds: dict[str, float]
     sureness: float
     starts: dict[str, float]
+    named: bool = False  # they weigh as walks from a named start, whether or not the question named one
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,7 @@ class PackSearch:
         pool = replace(pool, step_words=self._step_words(pool))
         asked = self._asked(pool)
         walks = self._walks(pool, asked)
-        scores = dict(self._fused(asked, walks.lists, walks.sureness))
+        scores = dict(self._fused(asked, walks))
         for entity, confidence in walks.starts.items():  # starts rank first, in order of confidence
             scores[entity] = scores.get(entity, 0.0) + self._config.fusion.linked_bonus * confidence
         hits = self._hits(scores, asked, walks)
@@ -278,34 +279,50 @@ class PackSearch:
             read, in_passing = [Ranked([Candidate(i, score) for i, score in merged], sum(r.weight for r in read))], []
         return _Asked(lists, links, readings, starts, passing, steps, coverage, each, read, in_passing)
 
-    def _fused(
-        self, asked: _Asked, walked: Mapping[str, list[Candidate]], sureness: float = 1.0
-    ) -> list[tuple[str, float]]:
+    def _fused(self, asked: _Asked, walks: _Walks | None = None) -> list[tuple[str, float]]:
         """Every list; the walks' weigh as sure as the starts they left from."""
-        named, weight = bool(asked.starts), self._weight
-        ranked = [Ranked(found, sureness * weight(name, named, asked.coverage)) for name, found in walked.items()]
+        ranked = [Ranked(found, weight) for _, weight, found in self._weighed_walks(asked, walks)] if walks else []
         return fuse([*asked.read, *ranked, *asked.in_passing], self._config.fusion.method, self._config.fusion.k)
+
+    def _weighed_walks(self, asked: _Asked, walks: _Walks) -> list[tuple[str, float, list[Candidate]]]:
+        """Each walk's list with its weight."""
+        named = walks.named or bool(asked.starts)
+        return [
+            (name, walks.sureness * self._weight(name, named, asked.coverage), found)
+            for name, found in walks.lists.items()
+        ]
 
     def _walks(self, pool: Query, asked: _Asked) -> _Walks:
         """The lists that walk from the starts. With nothing named but steps asked, the best hits so far stand
-        in as starts, as sure as the lists that read the question agree on the first of them."""
+        in as starts, as sure as the lists that read the question agree on the first of them. With nothing named
+        and no step read, a described start, the entity every list reading the question puts first, is walked
+        from all the same (the question may ask what lies next to it), in the configured share."""
         config = self._config
         starts, seeds, sureness = asked.starts, dict(asked.starts), 1.0
+        described = _agreed(asked.each) if not starts and not asked.steps and config.walk.described > 0 else None
+        if described is not None:
+            seeds = {described: 1.0}
+            return _Walks(self._walked_from(pool, seeds, []), seeds, config.walk.described, seeds, named=True)
         if asked.steps:
             seeds.update({c.id: c.score for c in asked.passing if c.id not in seeds})
-            first = [] if starts else self._fused(asked, {})[: config.walk.seed_hits]
+            first = [] if starts else self._fused(asked)[: config.walk.seed_hits]
             if first:
                 sureness = agreement(asked.each, first[0][0])  # each list apart, not their merge
                 seeds.update({i: score / first[0][1] for i, score in first})
                 if sureness >= config.linking.min_confidence:
                     starts = {first[0][0]: sureness}
-        walked: dict[str, list[Candidate]] = {}
-        if seeds:
-            seeded = replace(pool, seeds=seeds, steps=tuple(frozenset(s) for s in asked.steps))
-            for spec in config.retrievers:
-                if self._registered[spec.name].seeded:
-                    walked[spec.name] = self.retrievers[spec.name].retrieve(seeded)
-        return _Walks(walked, seeds, sureness, starts)
+        return _Walks(self._walked_from(pool, seeds, asked.steps), seeds, sureness, starts)
+
+    def _walked_from(self, pool: Query, seeds: dict[str, float], steps: list[set[Step]]) -> dict[str, list[Candidate]]:
+        """Each walking retriever's list from these seeds (none without seeds)."""
+        if not seeds:
+            return {}
+        seeded = replace(pool, seeds=seeds, steps=tuple(frozenset(s) for s in steps))
+        return {
+            spec.name: self.retrievers[spec.name].retrieve(seeded)
+            for spec in self._config.retrievers
+            if self._registered[spec.name].seeded
+        }
 
     def _hits(self, scores: dict[str, float], asked: _Asked, walks: _Walks) -> list[Hit]:
         """Every entity a list found, best first, with the evidence of each list that found it and the path
@@ -334,7 +351,7 @@ class PackSearch:
         lists = [ListRead.of(name, weight(name, named, coverage), found) for name, found in asked.lists.items()]
         if asked.passing:
             lists.append(ListRead.of("names", self._config.linking.weak_weight, asked.passing))
-        lists += [ListRead.of(n, walks.sureness * weight(n, named, coverage), f) for n, f in walks.lists.items()]
+        lists += [ListRead.of(name, weight, found) for name, weight, found in self._weighed_walks(asked, walks)]
         return Reading(
             pool.text,
             "hybrid",
@@ -458,6 +475,12 @@ def searches(
         yield lambda config: PackSearch(graph, embedder, vectors, snapshot, vocabulary, config)
     finally:
         vectors.close()
+
+
+def _agreed(lists: Sequence[Ranked]) -> str | None:
+    """The entity every list that found anything puts first (their weights aside), if they agree."""
+    firsts = {ranked.candidates[0].id for ranked in lists if ranked.candidates}
+    return firsts.pop() if len(firsts) == 1 else None
 
 
 def _role(entity_id: str, starts: Mapping[str, float], readings: Mapping[str, str]) -> str:

@@ -133,3 +133,17 @@ def test_a_retriever_the_configuration_leaves_out_is_never_asked() -> None:
     without_meaning = CONFIG.model_copy(update={"retrievers": CONFIG.retrievers[::2]})
     ranking = search(without_meaning).rank(question, 5, None, None, "hybrid")
     assert ([hit.id for hit in ranking.hits], len(MEANING.asked), len(WORDS.asked)) == (["SM.MISSION.VOSTOK1"], 0, 1)
+
+
+def test_a_described_start_every_list_puts_first_is_walked_from_alone() -> None:
+    """No name, no step read, yet the question may ask for what lies next to what it describes."""
+    question = "what carried the first flight of a person into orbit"
+    WORDS.lists[question] = ids(("SM.MISSION.VOSTOK1", 9.0), ("SM.MISSION.LUNA9", 2.0))
+    MEANING.lists[question] = ids(("SM.MISSION.VOSTOK1", 0.61), ("SM.MISSION.LUNA9", 0.40))
+    WALK.lists[question] = [Candidate("SM.ROCKET.R7", 0.4, ["SM.MISSION.VOSTOK1", "launched_by", "SM.ROCKET.R7"])]
+    ranking = search().rank(question, 5, None, None, "hybrid")
+    assert [query.seeds for query in WALK.asked] == [{"SM.MISSION.VOSTOK1": 1.0}]  # not the lists' next hits
+    assert ranking.hits[0].id == "SM.MISSION.VOSTOK1"
+    assert "SM.ROCKET.R7" in [hit.id for hit in ranking.hits]
+    without = search(CONFIG.model_copy(update={"walk": CONFIG.walk.model_copy(update={"described": 0.0})}))
+    assert "SM.ROCKET.R7" not in [hit.id for hit in without.rank(question, 5, None, None, "hybrid").hits]
