@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from graphrag.names import script_text, text_key
+from graphrag.stores.cypher import of_type, query
 from graphrag.stores.graph import GraphStore
 from ingest.model import Entity
 from ingest.passages import cut
@@ -88,10 +89,13 @@ class GraphWriter:
             ids = [entity.id for entity, _ in part]
             old = [i for i in ids if i not in self._new]
             self.delete_declared_links(old)
+            by_type: dict[str, list[dict[str, Any]]] = {}
+            for row in (row for i in ids for row in self._links.get(i, [])):
+                by_type.setdefault(row["type"], []).append(row)
             self._graph.write_together(
                 [
                     ("ingest_upsert_entities", {"rows": [entity_row(entity) for entity, _ in part]}),
-                    ("ingest_write_links", {"rows": [row for i in ids for row in self._links.get(i, [])]}),
+                    *((of_type(query("ingest_write_links"), t), {"rows": rows}) for t, rows in sorted(by_type.items())),
                     ("ingest_delete_passages", {"ids": old}),
                     ("ingest_write_passages", {"rows": [row for _, rows in part for row in rows]}),
                 ]

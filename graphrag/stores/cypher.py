@@ -64,6 +64,19 @@ def _leading_comments(lines: list[str]) -> list[str]:
     return out
 
 
+_TYPE = re.compile(r"[A-Z][A-Z0-9_]*")
+TYPE_PLACEHOLDER = "`LINK_TYPE`"
+
+
+def of_type(cypher: CypherFile, rel_type: str) -> CypherFile:
+    """``cypher`` with its relationship type placeholder (`LINK_TYPE`) set to ``rel_type``, which must be an
+    UPPER_SNAKE type (the ingester validates relation names): a type Neo4j can plan by, where ``$(...)`` is
+    matched by a scan of every relationship."""
+    if not _TYPE.fullmatch(rel_type) or TYPE_PLACEHOLDER not in cypher.body:
+        raise ValueError(f"{cypher.name}: cannot set its relationship type to {rel_type!r}")
+    return CypherFile(cypher.name, cypher.header, cypher.body.replace(TYPE_PLACEHOLDER, f"`{rel_type}`"))
+
+
 @cache
 def query(name: str) -> CypherFile:
     """The query in ``cypher/<name>.cypher``."""

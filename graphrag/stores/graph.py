@@ -146,12 +146,12 @@ class GraphStore(Store):
         with self._driver.session(database=self._database) as session:
             session.run(_timed(query(name).body), params).consume()
 
-    def write_together(self, steps: Sequence[tuple[str, dict[str, Any]]]) -> None:
-        """Several queries in one transaction: all of them land, or none."""
+    def write_together(self, steps: Sequence[tuple[str | CypherFile, dict[str, Any]]]) -> None:
+        """Several queries in one transaction (each named, or given as text): all of them land, or none."""
 
         def work(tx: ManagedTransaction) -> None:
-            for name, params in steps:
-                tx.run(query(name).body, params).consume()
+            for step, params in steps:
+                tx.run((query(step) if isinstance(step, str) else step).body, params).consume()
 
         with self._driver.session(database=self._database) as session:
             session.execute_write(_timed_work(work))
