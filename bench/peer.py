@@ -3,10 +3,11 @@
     pip install -e '.[peer]'
     python -m bench.peer QUESTIONS.json [...] [--ours DIR] [--analyzer english|russian]
 
-Its ``HybridCypherRetriever`` searches a vector index and a full-text index over one pack's entities (the
-same model embeds the same title and summary the service embeds), and its retrieval query expands each of
-its first ``k`` hits one and two steps along any relation, either direction, the neighbours nearest to the
-question first (``cypher/bench_peer_expand.cypher``). It is tuned on the questions it is scored on: for each
+Its ``HybridRetriever`` searches a vector index and a full-text index over one pack's entities (the same
+model embeds the same title and summary the service embeds), and each of its first ``k`` hits is expanded as
+a ``HybridCypherRetriever``'s retrieval query would expand it: one and two steps along any relation, either
+direction, the neighbours nearest to the question first (``cypher/bench_peer_expand.cypher``, a query of its
+own so that it is whole Cypher). It is tuned on the questions it is scored on: for each
 question file the setting (ranker, ``k``, whether each hit's neighbours follow it or all hits come first)
 with the best mean over the kinds (recall@10; hit@5 for single-hop) is its answer, and per kind the best
 setting of that kind is shown too (its upper bound). The package hands the question to Lucene as it is, so
@@ -29,14 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from neo4j import Driver, GraphDatabase
-from neo4j_graphrag.embeddings.base import Embedder as PeerEmbedder
-from neo4j_graphrag.retrievers import HybridCypherRetriever
+from neo4j_graphrag.retrievers import HybridRetriever
 
 from bench.retrieval_eval import Question, QuestionFile, figures
 from graphrag.config import Settings
 from graphrag.embedding import Embedder, load_embedder
 from graphrag.evaluation.contract import Arm
-from graphrag.stores.cypher import query
 from graphrag.stores.graph import GraphStore
 
 DEPTH = 10
@@ -45,17 +44,6 @@ BATCH = 500
 KS = (1, 2, 3, 5)
 RANKERS: dict[str, dict[str, Any]] = {"naive": {"ranker": "naive"}, "linear.5": {"ranker": "linear", "alpha": 0.5}}
 LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
-
-
-class ModelEmbedder(PeerEmbedder):
-    """The service's model behind the package's embedder interface."""
-
-    def __init__(self, embedder: Embedder) -> None:
-        super().__init__()
-        self._embedder = embedder
-
-    def embed_query(self, text: str) -> list[float]:
-        return [float(x) for x in self._embedder.embed([text])[0]]
 
 
 @dataclass(frozen=True)
@@ -96,14 +84,16 @@ def peer_pack(graph: GraphStore, embedder: Embedder, pack: str, analyzer: str) -
         graph.run_auto_commit("bench_peer_cleanup")
 
 
-def peer_hits(retriever: HybridCypherRetriever, text: str, setting: dict[str, Any]) -> list[Expanded]:
+def peer_hits(
+    retriever: HybridRetriever, graph: GraphStore, embedder: Embedder, text: str, setting: dict[str, Any]
+) -> list[Expanded]:
+    vector = [float(x) for x in embedder.embed([text])[0]]
     found = retriever.get_search_results(
-        query_text=LUCENE_SPECIAL.sub(r"\\\1", text),
-        top_k=max(KS),
-        query_params={"shown": SHOWN},
-        **setting,
+        query_text=LUCENE_SPECIAL.sub(r"\\\1", text), query_vector=vector, top_k=max(KS), **setting
     )
-    return [Expanded(r["id"], r["ones"], r["twos"]) for r in found.records]
+    ids = [record["node"]["id"] for record in found.records]
+    rows = graph.read("bench_peer_expand", ids=ids, query_vector=vector, shown=SHOWN) if ids else []
+    return [Expanded(r["id"], r["ones"], r["twos"]) for r in rows]
 
 
 def score(questions: list[Question], answers: dict[str, list[str]]) -> dict[str, float]:
@@ -119,11 +109,9 @@ def evaluate(path: Path, driver: Driver, graph: GraphStore, embedder: Embedder, 
     for q in file.queries:
         q.corpus = path.stem
     with peer_pack(graph, embedder, file.pack, args.analyzer):
-        retriever = HybridCypherRetriever(  # it reads the indexes' settings when built
-            driver, "bench_peer_vectors", "bench_peer_text", query("bench_peer_expand").body, ModelEmbedder(embedder)
-        )
+        retriever = HybridRetriever(driver, "bench_peer_vectors", "bench_peer_text", return_properties=["id"])
         hits = {
-            name: {q.query_id: peer_hits(retriever, q.text, setting) for q in file.queries}
+            name: {q.query_id: peer_hits(retriever, graph, embedder, q.text, setting) for q in file.queries}
             for name, setting in RANKERS.items()
         }
     settings = {

@@ -1,8 +1,9 @@
-// The peer benchmark: neo4j-graphrag's HybridCypherRetriever appends this to its hybrid search, which yields
-// each hit as node and score. It returns the hit and its neighbours one and two steps away among the peer's
-// documents (any relation, either direction), the nearest to the question first, at most $shown of each.
-// Parameters: $query_vector (the package's own), $shown.
-WITH node, score
+// The peer benchmark: what a neo4j-graphrag HybridCypherRetriever's retrieval query gives each hybrid hit:
+// the hit and its neighbours one and two steps away among the peer's documents (any relation, either
+// direction), the nearest to the question first, at most $shown of each; the hits in their order.
+// Parameters: $ids (the hybrid hits' ids, best first), $query_vector (the question's embedding), $shown.
+UNWIND range(0, size($ids) - 1) AS rank
+MATCH (node:BenchPeer {id: $ids[rank]})
 CALL (node) {
   MATCH (node)--(one:BenchPeer)
   WHERE one <> node
@@ -17,4 +18,5 @@ CALL (node, ones) {
   ORDER BY vector.similarity.cosine(two.peer_embedding, $query_vector) DESC
   RETURN collect(two.id)[..$shown] AS twos
 }
-RETURN node.id AS id, score, ones, twos
+RETURN node.id AS id, ones, twos
+ORDER BY rank
