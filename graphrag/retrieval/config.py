@@ -161,8 +161,8 @@ class WalkConfig(_Frozen):
     described: float = Field(
         default=1.0,
         ge=0,
-        description="With nothing named and no step read, the random walk leaves the entity every list reading "
-        "the question puts first (a described start), weighing this share of what it weighs from a named start.",
+        description="With nothing named, the walks leave the entity every list reading the question puts first "
+        "(a described start) alone, weighing this share of what they weigh from a named start.",
     )
 
 

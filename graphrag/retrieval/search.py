@@ -293,16 +293,18 @@ class PackSearch:
         ]
 
     def _walks(self, pool: Query, asked: _Asked) -> _Walks:
-        """The lists that walk from the starts. With nothing named but steps asked, the best hits so far stand
-        in as starts, as sure as the lists that read the question agree on the first of them. With nothing named
-        and no step read, a described start, the entity every list reading the question puts first, is walked
-        from all the same (the question may ask what lies next to it), in the configured share."""
+        """The lists that walk from the starts. With nothing named, the entity every list reading the question
+        puts first is a described start: the walks leave it alone, as from a named start in the configured
+        share, whether or not the question asks for steps (without them it may still ask what lies next to
+        it, in words no relation spells). With nothing named, no agreement and steps asked, the best hits so
+        far stand in as starts, as sure as the lists agree on the first of them."""
         config = self._config
         starts, seeds, sureness = asked.starts, dict(asked.starts), 1.0
-        described = _agreed(asked.each) if not starts and not asked.steps and config.walk.described > 0 else None
+        described = _agreed(asked.each) if not starts and config.walk.described > 0 else None
         if described is not None:
             seeds = {described: 1.0}
-            return _Walks(self._walked_from(pool, seeds, []), seeds, config.walk.described, seeds, named=True)
+            walked = self._walked_from(pool, seeds, asked.steps)
+            return _Walks(walked, seeds, config.walk.described, seeds, named=True)
         if asked.steps:
             seeds.update({c.id: c.score for c in asked.passing if c.id not in seeds})
             first = [] if starts else self._fused(asked)[: config.walk.seed_hits]
