@@ -480,9 +480,10 @@ def searches(
 
 
 def _agreed(lists: Sequence[Ranked]) -> str | None:
-    """The entity every list that found anything puts first (their weights aside), if they agree."""
-    firsts = {ranked.candidates[0].id for ranked in lists if ranked.candidates}
-    return firsts.pop() if len(firsts) == 1 else None
+    """The entity two or more lists put first, every list that found anything agreeing (their weights aside):
+    one list alone (full text reading nothing of a Russian question) agrees with nobody."""
+    firsts = [ranked.candidates[0].id for ranked in lists if ranked.candidates]
+    return firsts[0] if len(firsts) >= 2 and len(set(firsts)) == 1 else None
 
 
 def _role(entity_id: str, starts: Mapping[str, float], readings: Mapping[str, str]) -> str:

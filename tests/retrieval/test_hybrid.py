@@ -147,3 +147,13 @@ def test_a_described_start_every_list_puts_first_is_walked_from_alone() -> None:
     assert "SM.ROCKET.R7" in [hit.id for hit in ranking.hits]
     without = search(CONFIG.model_copy(update={"walk": CONFIG.walk.model_copy(update={"described": 0.0})}))
     assert "SM.ROCKET.R7" not in [hit.id for hit in without.rank(question, 5, None, None, "hybrid").hits]
+
+
+def test_one_list_alone_agrees_with_nobody() -> None:
+    """Full text that reads nothing of a question (or a configuration without meaning) leaves one list: its first
+    hit is no described start."""
+    question = "what carried the first flight of a person into orbit"
+    WORDS.lists[question] = ids(("SM.MISSION.VOSTOK1", 9.0), ("SM.MISSION.LUNA9", 2.0))
+    MEANING.lists[question] = []
+    search().rank(question, 5, None, None, "hybrid")
+    assert WALK.asked == []
