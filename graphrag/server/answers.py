@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Set
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from graphrag.retrieval.models import (
     ContextEntity,
@@ -20,6 +20,7 @@ from graphrag.retrieval.models import (
     absent,
     hint_field,
 )
+from graphrag.server.observed import AnswerHit
 
 OBSERVATION_ID = "The journal entry of this answer (only when the retrieval observations journal recorded it)."
 STALE = "Team hits left out: their file changed in GitHub since it was indexed (a reindex is queued)."
@@ -46,6 +47,27 @@ class SearchAnswer(BaseModel):
     )
     stale: list[str] = Field(default_factory=list, description=STALE)
     hint: str = hint_field()
+    _available: int = PrivateAttr(default=0)
+    _mode: str = PrivateAttr(default="hybrid")
+
+    @property
+    def available(self) -> int:
+        return self._available
+
+    @property
+    def search_mode(self) -> str:
+        return self._mode
+
+    @property
+    def left_out(self) -> int:
+        return self.omitted
+
+    def hits(self) -> list[AnswerHit]:
+        return [AnswerHit("entity", h.id, h.summary, h.sha256, h.score, h.content_truncated) for h in self.results]
+
+    def stamp(self, observation_id: str) -> None:
+        for hit in self.results:
+            hit.observation_id = observation_id
 
 
 class AnsweredEntity(ContextEntity):
@@ -68,35 +90,55 @@ class ContextAnswer(BaseModel):
     )
     stale: list[str] = Field(default_factory=list, description=STALE)
     hint: str = hint_field()
+    _available: int = PrivateAttr(default=0)
+
+    @property
+    def available(self) -> int:
+        return self._available
+
+    @property
+    def search_mode(self) -> str:
+        return "hybrid"
+
+    @property
+    def left_out(self) -> int:
+        return self.omitted_passages
+
+    def hits(self) -> list[AnswerHit]:
+        entities = [AnswerHit("entity", e.id, e.summary, e.sha256, e.score, e.content_truncated) for e in self.entities]
+        return entities + [
+            AnswerHit("passage", passage_hit_id(p), p.text, p.sha256, None, p.content_truncated) for p in self.passages
+        ]
+
+    def stamp(self, observation_id: str) -> None:
+        for entity in self.entities:
+            entity.observation_id = observation_id
+        for passage in self.passages:
+            passage.observation_id = observation_id
+            passage.hit_id = passage_hit_id(passage)
 
 
-def search_answer(result: SearchResult, stale: Set[str], observation_id: str | None) -> SearchAnswer:
-    """The hits that are not stale, each with the journal entry (if any)."""
+def search_answer(result: SearchResult, stale: Set[str], mode: str) -> SearchAnswer:
+    """The hits that are not stale; how many there were and how they were found stay for the journal."""
     kept = [hit for hit in result.results if hit.id not in stale]
-    return SearchAnswer(
-        results=[AnsweredHit(**dict(hit), observation_id=observation_id) for hit in kept], stale=sorted(stale)
-    )
+    answer = SearchAnswer(results=[AnsweredHit(**dict(hit)) for hit in kept], stale=sorted(stale))
+    answer._available, answer._mode = result.available, mode
+    return answer
 
 
-def context_answer(result: ContextResult, stale: Set[str], observation_id: str | None) -> ContextAnswer:
-    """Stale entities go with their passages and the paths through them; the rest carry the journal entry."""
+def context_answer(result: ContextResult, stale: Set[str]) -> ContextAnswer:
+    """Stale entities go with their passages and the paths through them."""
     files = {(e.path, e.sha256) for e in result.entities if e.id in stale}
-    return ContextAnswer(
-        entities=[
-            AnsweredEntity(**dict(entity), observation_id=observation_id)
-            for entity in result.entities
-            if entity.id not in stale
-        ],
+    answer = ContextAnswer(
+        entities=[AnsweredEntity(**dict(entity)) for entity in result.entities if entity.id not in stale],
         paths=[path for path in result.paths if not stale & set(path[::2])],
         passages=[
-            AnsweredPassage(
-                **dict(passage),
-                observation_id=observation_id,
-                hit_id=passage_hit_id(passage) if observation_id else None,
-            )
+            AnsweredPassage(**dict(passage))
             for passage in result.passages
             if (passage.path, passage.sha256) not in files
         ],
         stale=sorted(stale),
         hint=result.hint,
     )
+    answer._available = result.available
+    return answer

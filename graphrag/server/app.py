@@ -21,7 +21,6 @@ from graphrag.memory.expansion import QueryExpander, load_expander
 from graphrag.memory.schema import ensure_memory_schema
 from graphrag.observations.admission import ObservationPolicy
 from graphrag.retrieval.config import SearchConfig, configured
-from graphrag.retrieval.search import PackSearch
 from graphrag.retrieval.vector_index import VectorIndex, open_vector_index
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.server.access import load_access
@@ -29,12 +28,12 @@ from graphrag.server.call_log import CallLog
 from graphrag.server.context import Background, Services
 from graphrag.server.deadline import CallDeadline
 from graphrag.server.errors import ToolErrors
-from graphrag.server.memory_tools import register_memory_tools
-from graphrag.server.observing import ObservationHook, ObservationRuntime, register_feedback_tool
+from graphrag.server.memory_tools import MEMORY_TOOLS
+from graphrag.server.observing import FEEDBACK_TOOLS, ObservationHook, ObservationRuntime
 from graphrag.server.prompts import register_prompts
 from graphrag.server.resources import register_resources
-from graphrag.server.team_tools import register_team_tools
-from graphrag.server.tools import register_pack_tools
+from graphrag.server.team_tools import TEAM_TOOLS
+from graphrag.server.tools import PACK_TOOLS
 from graphrag.server.webhook import Webhook
 from graphrag.stores.graph import GraphStore
 
@@ -99,7 +98,7 @@ class StoreLifespan:
                 yield {"services": opened}
             else:
                 async with self._observations.running():
-                    yield {"services": opened}
+                    yield {"services": opened, "observations": self._observations}
         finally:
             stop.set()
             if beside is not None:
@@ -121,7 +120,7 @@ class StoreLifespan:
             relations = RelationVocabulary(graph)
             services = Services.open(self._settings, graph, embedder, vectors, relations, self._search, self._expander)
             started = time.perf_counter()
-            PackSearch(graph, embedder, vectors, services.snapshot, services.relations, self._search).warm()
+            services.pack_search().warm()
             log.info("warm-up: the tables of hybrid search built in %.2f s", time.perf_counter() - started)
         except BaseException:
             graph.close()
@@ -187,7 +186,7 @@ def create_server(
     observations = ObservationRuntime(policy, dsn.get_secret_value()) if policy and dsn else None
     expander = load_expander(settings.graphrag_query_expander)
     stores = StoreLifespan(settings, embedder, background, observations, search, expander)
-    hook = [ObservationHook(observations)] if observations else []
+    hook = [ObservationHook(observations, PACK_TOOLS.observed())] if observations else []
     teams = team_sources_served(settings, transport)
     mcp = FastMCP(
         "graphrag",
@@ -204,14 +203,11 @@ def create_server(
             ToolErrors(),
         ],
     )
-    register_pack_tools(mcp)
-    register_memory_tools(mcp)
-    if teams:
-        register_team_tools(mcp)
+    served = [PACK_TOOLS, MEMORY_TOOLS, *([TEAM_TOOLS] if teams else []), *([FEEDBACK_TOOLS] if observations else [])]
+    for tools in served:
+        tools.register(mcp)
     register_resources(mcp)
     register_prompts(mcp)
-    if observations is not None:
-        register_feedback_tool(mcp, observations)
     mcp.custom_route("/health", methods=["GET"])(stores.health)
     secret = settings.github_webhook_secret
     webhook = Webhook(secret.get_secret_value() if secret else None, lambda: stores.services)

@@ -18,6 +18,7 @@ from graphrag.embedding import Embedder
 from graphrag.github.sources import TeamSources
 from graphrag.memory.expansion import QueryExpander
 from graphrag.retrieval.config import SearchConfig
+from graphrag.retrieval.search import PackSearch
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex
 from graphrag.retrieval.vocabulary import RelationVocabulary
@@ -72,6 +73,7 @@ class Services:
     indexer: Indexer
     expander: QueryExpander | None  # the optional language model that widens memory searches
     gap: VectorGap = field(default_factory=VectorGap)
+    searches: dict[frozenset[str], PackSearch] = field(default_factory=dict)  # by the packs hidden from the caller
 
     @classmethod
     def open(
@@ -90,6 +92,17 @@ class Services:
         teams = TeamSources(graph, _github_app(settings))
         indexer = Indexer(settings, graph, embedder, live.write, teams)
         return cls(settings, graph, embedder, vectors, relations, search, snapshot, live, teams, indexer, expander)
+
+    def pack_search(self, hidden: frozenset[str] = frozenset()) -> PackSearch:
+        """Hybrid search for callers who may not see ``hidden``, built once per such set: its tables live in
+        the shared graph copy, so building one per call only repeated the retrievers' set-up."""
+        found = self.searches.get(hidden)
+        if found is None:
+            found = PackSearch(
+                self.graph, self.embedder, self.vectors, self.snapshot, self.relations, self.search, hidden
+            )
+            self.searches[hidden] = found
+        return found
 
     def vectors_lost(self) -> str:
         """A coded note for answers by meaning when the vector store holds fewer vectors than the graph has

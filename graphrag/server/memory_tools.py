@@ -1,5 +1,5 @@
 """The memory tools, MCP's side of ``graphrag.memory``: ``search`` (its contract: docs/memory.md),
-``save_memory``, ``validate_memory`` and ``run_archivist``. The server factory calls ``register_memory_tools(mcp)``.
+``save_memory``, ``validate_memory`` and ``run_archivist``, declared in ``MEMORY_TOOLS``.
 
 Who the caller is comes from ``access`` (its middleware has already refused an unlisted or inactive project).
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastmcp import Context, FastMCP
+from fastmcp import Context
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
@@ -23,8 +23,8 @@ from graphrag.nearest import resolve
 from graphrag.server.access import current_caller
 from graphrag.server.budget import fit_items, fit_list
 from graphrag.server.context import services_of
-from graphrag.server.errors import coded
-from graphrag.server.schemas import READ_ONLY, Bounded, Digest, Key, Name, Query, add_tool
+from graphrag.server.declaring import Tools
+from graphrag.server.schemas import READ_ONLY, Bounded, Digest, Key, Name, Query
 from graphrag.server.visibility import team_repositories
 from graphrag.stores.graph import without_deadline
 
@@ -32,19 +32,18 @@ Content = Annotated[str, Bounded(20_000)]  # a memory record's text
 
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 REBUILDS = ToolAnnotations(read_only_hint=False, idempotent_hint=True, open_world_hint=False)
+MEMORY_TOOLS = Tools()
 
 
-def register_memory_tools(mcp: FastMCP) -> None:
-    for tool, hints in (
-        (search, READ_ONLY),
-        (save_memory, WRITES),
-        (validate_memory, WRITES),
-        (run_archivist, REBUILDS),
-    ):
-        add_tool(mcp, tool, hints)
+def _fit_search(response: SearchResponse, budget: int) -> SearchResponse:
+    return fit_list(response, "result", budget, "search")
 
 
-@coded
+def _fit_record(record: MemoryRecord, budget: int) -> MemoryRecord:
+    return fit_items(record, [record], budget, "the saved record")
+
+
+@MEMORY_TOOLS.tool(READ_ONLY, fit=_fit_search)
 def search(
     query: Annotated[Query, Field(description="Query text; empty lists the latest records.")],
     ctx: Context,
@@ -67,11 +66,10 @@ def search(
         scope = resolve(scope, scopes, ("scope", "scopes"), listed_by="")[0]
     readable = team_repositories(services)
     request = SearchRequest(query, workspace, scope, limit, current_source_hash, exclude_stale, readable)
-    response = SearchResponse(result=run_search(services.graph, services.embedder, project, request, services.expander))
-    return fit_list(response, "result", services.settings.graphrag_response_budget_bytes, "search")
+    return SearchResponse(result=run_search(services.graph, services.embedder, project, request, services.expander))
 
 
-@coded
+@MEMORY_TOOLS.tool(WRITES, fit=_fit_record)
 def save_memory(
     content: Annotated[Content, Field(description="The fact, in any language.")],
     ctx: Context,
@@ -105,11 +103,10 @@ def save_memory(
         raise NotFound(f"derived_from names records not in workspace '{echo(workspace)}': {name_list(sorted(missing))}")
     record_id = save(services.graph, caller.project, caller.project_active, workspace, new)
     Archivist(services.graph, services.embedder).after_save(caller.project, workspace, record_id)
-    record = select(services.graph, caller.project, workspace, Selection(ids=[record_id]))[0].record
-    return fit_items(record, [record], services.settings.graphrag_response_budget_bytes, "the saved record")
+    return select(services.graph, caller.project, workspace, Selection(ids=[record_id]))[0].record
 
 
-@coded
+@MEMORY_TOOLS.tool(WRITES)
 def validate_memory(
     source_id: Annotated[Key, Field(description="The source whose records are checked.")],
     ctx: Context,
@@ -159,7 +156,7 @@ def validate_memory(
     )
 
 
-@coded
+@MEMORY_TOOLS.tool(REBUILDS)
 def run_archivist(
     ctx: Context,
     workspace: Annotated[Name, Field(description="Workspace whose links and marks are rebuilt.")] = "default",

@@ -1,12 +1,12 @@
 """MCP's side of the observations journal: the recording hook on ``pack_search`` and ``pack_context``, the
 ``retrieval_feedback`` tool, and the cleanup that ``graphrag serve`` runs every 15 minutes.
 
-The hook is a middleware: before the tool runs it admits the call or not (mode, the verified token's account on
-the allowlist, the text filter) and, when admitted, exposes an ``Observed`` to the tool through a context
-variable. The tool stamps its hits with the observation id before the response budget is applied (the id
-counts against the budget) and notes what it retrieved and what it returned. After the tool, the hook
-schedules the write (never awaited) and puts the id into the result's ``_meta``. A call the hook does not
-admit runs exactly as without a journal.
+The hook is a middleware: before a tool declared ``observed`` runs, it admits the call or not (mode, the verified
+token's account on the allowlist, the text filter) and, when admitted, exposes an ``Observed`` to the tool's
+declaration (``observed``, ``declaring``), which stamps the answer's hits with the observation id before the
+response budget is applied (the id counts against the budget) and notes what was retrieved and returned. After
+the tool, the hook schedules the write (never awaited) and puts the id into the result's ``_meta``. A call the
+hook does not admit runs exactly as without a journal.
 """
 
 from __future__ import annotations
@@ -14,15 +14,14 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import anyio
 import mcp.types as mt
-from fastmcp import Context, FastMCP
+from fastmcp import Context
 from fastmcp.server.dependencies import get_access_token, get_http_request
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
@@ -31,98 +30,20 @@ from pydantic import BaseModel, Field
 
 import graphrag
 from graphrag.errors import InvalidArgument
-from graphrag.observations.admission import Admission, ObservationPolicy, expired
+from graphrag.observations.admission import ObservationPolicy, expired
 from graphrag.observations.journal import Journal, JournalUnavailable
-from graphrag.observations.model import HitKind, Observation, ObservedHit, Tool, sha256
+from graphrag.observations.model import Observation, Tool
 from graphrag.server.access import verified_account
-from graphrag.server.answers import ContextAnswer, SearchAnswer, passage_hit_id
 from graphrag.server.context import Services
-from graphrag.server.errors import coded
-from graphrag.server.schemas import Bounded, Digest, add_tool
+from graphrag.server.declaring import Tools
+from graphrag.server.observed import Observed, observing
+from graphrag.server.schemas import Bounded, Digest
 
 CLEANUP_SECONDS = 15 * 60
 MAX_HIT_ID_CHARS = 1000
-OBSERVED_TOOLS: dict[str, str] = {"pack_search": "query", "pack_context": "question"}  # tool -> its query argument
 FEEDBACK = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+FEEDBACK_TOOLS = Tools()  # served only with a journal configured
 log = logging.getLogger(__name__)
-
-_observed: ContextVar[Observed | None] = ContextVar("graphrag_observed", default=None)
-
-
-@dataclass
-class _Retrieved:
-    content_sha256: bytes | None
-    excerpt_sha256: bytes
-    score: float | None
-
-
-@dataclass
-class Observed:
-    """One admitted call, between the hook and the tool (which runs in a worker thread with a copied context)."""
-
-    admission: Admission
-    search_mode: str = "hybrid"
-    retrieved: dict[tuple[HitKind, str], _Retrieved] = field(default_factory=dict)
-    hits: list[ObservedHit] | None = None  # set by the tool once it has its answer
-    omitted: int = 0
-    available: int = 0
-
-    @property
-    def observation_id(self) -> str:
-        return str(self.admission.observation_id)
-
-    def _retrieve(self, kind: HitKind, hit_id: str, excerpt: str, content: str | None, score: float | None) -> None:
-        self.retrieved[(kind, hit_id)] = _Retrieved(bytes.fromhex(content) if content else None, sha256(excerpt), score)
-
-    def _returned(self, items: Sequence[tuple[HitKind, str, str, bool]]) -> list[ObservedHit]:
-        ranks: dict[HitKind, int] = {}
-        hits = []
-        for kind, hit_id, excerpt, truncated in items:
-            ranks[kind] = ranks.get(kind, 0) + 1
-            found = self.retrieved[(kind, hit_id)]
-            hits.append(
-                ObservedHit(
-                    kind=kind,
-                    id=hit_id,
-                    rank=ranks[kind],
-                    score=found.score,
-                    content_sha256=found.content_sha256,
-                    retrieved_excerpt_sha256=found.excerpt_sha256,
-                    returned_excerpt_sha256=sha256(excerpt),
-                    truncated=truncated,
-                )
-            )
-        return hits
-
-    def stamp_search(self, answer: SearchAnswer, available: int, mode: str) -> None:
-        """Before the budget: each hit's summary as retrieved and its file's hash are noted."""
-        self.search_mode = mode
-        self.available = available
-        for hit in answer.results:
-            self._retrieve("entity", hit.id, hit.summary, hit.sha256, hit.score)
-
-    def search_returned(self, fitted: SearchAnswer) -> None:
-        self.omitted = fitted.omitted
-        self.hits = self._returned([("entity", h.id, h.summary, h.content_truncated) for h in fitted.results])
-
-    def stamp_context(self, answer: ContextAnswer, available: int) -> None:
-        self.available = available
-        for entity in answer.entities:
-            self._retrieve("entity", entity.id, entity.summary, entity.sha256, entity.score)
-        for passage in answer.passages:
-            self._retrieve("passage", passage_hit_id(passage), passage.text, passage.sha256, None)
-
-    def context_returned(self, fitted: ContextAnswer) -> None:
-        self.omitted = fitted.omitted_passages
-        self.hits = self._returned(
-            [("entity", e.id, e.summary, e.content_truncated) for e in fitted.entities]
-            + [("passage", passage_hit_id(p), p.text, p.content_truncated) for p in fitted.passages]
-        )
-
-
-def current_observation() -> Observed | None:
-    """The observation of the tool call being served, if the hook admitted it."""
-    return _observed.get()
 
 
 def caller_account() -> str | None:
@@ -173,10 +94,11 @@ def _clean_until(journal: Journal, stop: threading.Event) -> None:
 
 
 class ObservationHook(Middleware):
-    """Admits ``pack_search`` and ``pack_context`` calls to the journal and schedules their records."""
+    """Admits calls of the tools declared ``observed`` to the journal and schedules their records."""
 
-    def __init__(self, runtime: ObservationRuntime) -> None:
+    def __init__(self, runtime: ObservationRuntime, observed: Mapping[str, str]) -> None:
         self._runtime = runtime
+        self._observed = observed  # tool name -> the argument that holds its query
 
     async def on_call_tool(
         self,
@@ -184,7 +106,7 @@ class ObservationHook(Middleware):
         call_next: CallNext[mt.CallToolRequestParams, ToolResult],
     ) -> ToolResult:
         journal = self._runtime.journal
-        argument = OBSERVED_TOOLS.get(context.message.name)
+        argument = self._observed.get(context.message.name)
         query = (context.message.arguments or {}).get(argument or "")
         if journal is None or argument is None or not isinstance(query, str):
             return await call_next(context)
@@ -192,11 +114,8 @@ class ObservationHook(Middleware):
         if admission is None:
             return await call_next(context)
         observed = Observed(admission)
-        token = _observed.set(observed)
-        try:
+        with observing(observed):
             result = await call_next(context)
-        finally:
-            _observed.reset(token)
         if observed.hits is not None:
             journal.schedule(self._observation(context, observed))
             result.meta = {**(result.meta or {}), "observation_id": observed.observation_id}
@@ -236,41 +155,40 @@ class FeedbackResult(BaseModel):
     )
 
 
-def register_feedback_tool(mcp: FastMCP, runtime: ObservationRuntime) -> None:
-    @coded
-    def retrieval_feedback(
-        observation_id: Annotated[
-            Digest, Field(description="The observation_id of a pack_search or pack_context answer.")
-        ],
-        hit_id: Annotated[
-            str,
-            Bounded(MAX_HIT_ID_CHARS),
-            Field(description="A hit of that answer: an entity id, or a passage's hit_id."),
-        ],
-        cited: Annotated[bool | None, Field(description="Whether your answer cited it; null when unknown.")] = None,
-    ) -> FeedbackResult:
-        """Say whether you cited a hit you were given. Accepted only for a hit of your own recorded answer."""
-        try:
-            parsed = uuid.UUID(observation_id)
-        except ValueError:
-            raise InvalidArgument("observation_id is not a UUID: pass the observation_id of an answer") from None
-        if not hit_id:
-            raise InvalidArgument("hit_id is empty: pass the id of a hit of that answer")
-        journal = runtime.journal
-        account = caller_account()
-        if journal is None or runtime.policy.mode == "off":
-            return FeedbackResult(recorded=False, reason="disabled")
-        if account is None or account not in runtime.policy.allowlist:
-            return FeedbackResult(recorded=False, reason="not_enrolled")
-        if journal.pending(parsed):
-            return FeedbackResult(recorded=False, reason="pending")
-        if expired(parsed):
-            return FeedbackResult(recorded=False, reason="expired")
-        try:
-            recorded = journal.feedback(account, parsed, hit_id, cited)
-        except JournalUnavailable as exc:
-            log.warning("feedback not recorded: %s", exc.args[0])
-            return FeedbackResult(recorded=False, reason="unavailable")
-        return FeedbackResult(recorded=recorded, reason=None if recorded else "not_found")
-
-    add_tool(mcp, retrieval_feedback, FEEDBACK)
+@FEEDBACK_TOOLS.tool(FEEDBACK)
+def retrieval_feedback(
+    observation_id: Annotated[Digest, Field(description="The observation_id of a pack_search or pack_context answer.")],
+    hit_id: Annotated[
+        str,
+        Bounded(MAX_HIT_ID_CHARS),
+        Field(description="A hit of that answer: an entity id, or a passage's hit_id."),
+    ],
+    cited: Annotated[bool | None, Field(description="Whether your answer cited it; null when unknown.")] = None,
+    *,
+    ctx: Context,
+) -> FeedbackResult:
+    """Say whether you cited a hit you were given. Accepted only for a hit of your own recorded answer."""
+    try:
+        parsed = uuid.UUID(observation_id)
+    except ValueError:
+        raise InvalidArgument("observation_id is not a UUID: pass the observation_id of an answer") from None
+    if not hit_id:
+        raise InvalidArgument("hit_id is empty: pass the id of a hit of that answer")
+    runtime = ctx.lifespan_context["observations"]
+    assert isinstance(runtime, ObservationRuntime), "retrieval_feedback is served only with a journal"
+    journal = runtime.journal
+    account = caller_account()
+    if journal is None or runtime.policy.mode == "off":
+        return FeedbackResult(recorded=False, reason="disabled")
+    if account is None or account not in runtime.policy.allowlist:
+        return FeedbackResult(recorded=False, reason="not_enrolled")
+    if journal.pending(parsed):
+        return FeedbackResult(recorded=False, reason="pending")
+    if expired(parsed):
+        return FeedbackResult(recorded=False, reason="expired")
+    try:
+        recorded = journal.feedback(account, parsed, hit_id, cited)
+    except JournalUnavailable as exc:
+        log.warning("feedback not recorded: %s", exc.args[0])
+        return FeedbackResult(recorded=False, reason="unavailable")
+    return FeedbackResult(recorded=recorded, reason=None if recorded else "not_found")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastmcp import Context, FastMCP
+from fastmcp import Context
 from fastmcp.server.dependencies import get_access_token
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
@@ -21,8 +21,8 @@ from graphrag.github.sources import NotConnected, parse_source, source_of
 from graphrag.server.access import verified_account
 from graphrag.server.budget import largest_fitting
 from graphrag.server.context import services_of
-from graphrag.server.errors import coded
-from graphrag.server.schemas import Bounded, Cursor, Digest, add_tool
+from graphrag.server.declaring import Tools
+from graphrag.server.schemas import Bounded, Cursor, Digest
 from graphrag.stores.graph import without_deadline
 from ingest.limits import MAX_FILE_BYTES
 from ingest.report import IngestReport, Problem
@@ -68,12 +68,30 @@ Filename = Annotated[
 ]
 
 
-def register_team_tools(mcp: FastMCP) -> None:
-    for tool in (github_connect, connect_source, reindex_source):
-        add_tool(mcp, tool, CONNECTS)
-    add_tool(mcp, disconnect_source, REMOVES)
-    add_tool(mcp, get_document, READS)
-    add_tool(mcp, put_document, WRITES)
+TEAM_TOOLS = Tools()
+
+
+def _index_answer(source: str, report: IngestReport) -> SourceIndex:
+    return SourceIndex(
+        source=source,
+        added=len(report.added),
+        updated=len(report.updated),
+        removed=len(report.removed),
+        unchanged=report.unchanged,
+        errors=report.errors,
+        warnings=report.warnings,
+    )
+
+
+def _fit_index(answer: SourceIndex, budget: int) -> SourceIndex:
+    """The counts always; errors first, then warnings, as many as fit (the rest counted in ``omitted``)."""
+    errors, warnings = answer.errors, answer.warnings
+
+    def first(count: int) -> SourceIndex:
+        kept = {"errors": errors[:count], "warnings": warnings[: max(0, count - len(errors))]}
+        return answer.model_copy(update={**kept, "omitted": len(errors) + len(warnings) - count})
+
+    return largest_fitting(first, 0, len(errors) + len(warnings), budget, "the index report")
 
 
 def caller_account() -> str:
@@ -84,7 +102,7 @@ def caller_account() -> str:
     return account
 
 
-@coded
+@TEAM_TOOLS.tool(CONNECTS)
 def github_connect(
     user_token: Annotated[
         str,
@@ -101,7 +119,7 @@ def github_connect(
     return GitHubConnection(login=login, sources=services.teams.login(account)[1])
 
 
-@coded
+@TEAM_TOOLS.tool(CONNECTS, fit=_fit_index)
 def connect_source(
     repository: Annotated[str, Bounded(200), Field(min_length=1, description="owner/repo")],
     path: Annotated[
@@ -117,10 +135,10 @@ def connect_source(
     grant = services.teams.connect_source(caller_account(), source)
     with without_deadline():
         report = services.indexer.reindex(source, grant.token)
-    return _fitted(source.id, report, services.settings.graphrag_response_budget_bytes)
+    return _index_answer(source.id, report)
 
 
-@coded
+@TEAM_TOOLS.tool(CONNECTS, fit=_fit_index)
 def reindex_source(
     source: Source,
     *,
@@ -131,10 +149,10 @@ def reindex_source(
     grant = services.teams.authorise(caller_account(), parse_source(source), "read")
     with without_deadline():
         report = services.indexer.reindex(grant.source, grant.token)
-    return _fitted(grant.source.id, report, services.settings.graphrag_response_budget_bytes)
+    return _index_answer(grant.source.id, report)
 
 
-@coded
+@TEAM_TOOLS.tool(REMOVES)
 def disconnect_source(
     source: Source,
     *,
@@ -150,7 +168,7 @@ def disconnect_source(
     return SourceDisconnected(source=parsed.id, removed_index=left == 0)
 
 
-@coded
+@TEAM_TOOLS.tool(READS)
 def get_document(
     source: Source,
     filename: Filename,
@@ -179,7 +197,7 @@ def get_document(
     return documents.get(grant.token, path, caller, cursor)
 
 
-@coded
+@TEAM_TOOLS.tool(WRITES)
 def put_document(
     source: Source,
     filename: Filename,
@@ -201,23 +219,3 @@ def put_document(
     new = write_document(services.teams.app, grant.token, path, content, sha, message)
     services.indexer.enqueue(grant.source)  # the index follows at once, push webhook or not
     return DocumentWritten(source=grant.source.id, filename=filename, sha=new)
-
-
-def _fitted(source: str, report: IngestReport, budget: int) -> SourceIndex:
-    """The counts always; errors first, then warnings, as many as fit (the rest counted in ``omitted``)."""
-    errors, warnings = report.errors, report.warnings
-    answer = SourceIndex(
-        source=source,
-        added=len(report.added),
-        updated=len(report.updated),
-        removed=len(report.removed),
-        unchanged=report.unchanged,
-        errors=[],
-        warnings=[],
-    )
-
-    def first(count: int) -> SourceIndex:
-        kept = {"errors": errors[:count], "warnings": warnings[: max(0, count - len(errors))]}
-        return answer.model_copy(update={**kept, "omitted": len(errors) + len(warnings) - count})
-
-    return largest_fitting(first, 0, len(errors) + len(warnings), budget, "the index report")

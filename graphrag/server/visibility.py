@@ -1,7 +1,8 @@
 """What the caller of this request may see of team sources, and whether a team hit is still GitHub's file.
 
-Every pack tool starts from ``caller_view``: team packs the caller may not read now are hidden from every
-retriever, walk and preview (GitHub is asked on each call, so lost access closes them at the next one).
+Every pack tool starts from the caller's ``Scope``: team packs the caller may not read now are hidden from every
+retriever, walk and preview (GitHub is asked on each call, so lost access closes them at the next one), and the
+pack and kind filters are resolved against what the caller may see.
 Before a team hit is returned, ``stale`` compares its indexed file with GitHub's current tree: a file
 changed since it was indexed is left out (and said so), and the source is queued for re-indexing.
 """
@@ -9,17 +10,20 @@ changed since it was indexed is left out (and said so), and the source is queued
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from fastmcp import Context
 from fastmcp.server.dependencies import get_access_token
 
 from graphrag.errors import GraphRagError
 from graphrag.github.sources import Grant, View
+from graphrag.retrieval.catalog import Catalog
 from graphrag.retrieval.entity import EVERY_LINK, EntityReader, EntityWindow
+from graphrag.retrieval.search import PackSearch
 from graphrag.server.access import verified_account
-from graphrag.server.context import Services
+from graphrag.server.context import Services, services_of
 from ingest.team_mirror import is_current, mirror_root, mirrored, synced_head
 
 STALE = "changed in GitHub since it was indexed (a reindex is queued); read it live with get_document"
@@ -28,6 +32,30 @@ log = logging.getLogger(__name__)
 
 def caller_view(services: Services) -> View:
     return services.teams.view(verified_account(get_access_token()))
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a pack tool reads in this call: the services, the caller's view, and the pack and kind filters
+    resolved against what that caller may see (``invalid_argument`` with did-you-mean for unknown ones)."""
+
+    services: Services
+    view: View
+    packs: Sequence[str] | None = None
+    kinds: Sequence[str] | None = None
+
+    @classmethod
+    def of(cls, ctx: Context, packs: Sequence[str] | None = None, kinds: Sequence[str] | None = None) -> Scope:
+        services = services_of(ctx)
+        view = caller_view(services)
+        catalog = Catalog(services.graph, services.relations, services.snapshot, view.hidden)
+        return cls(services, view, *catalog.filters(packs, kinds))
+
+    def search(self) -> PackSearch:
+        return self.services.pack_search(self.view.hidden)
+
+    def stale(self, hits: Iterable[Indexed]) -> set[str]:
+        return stale(self.services, self.view, hits)
 
 
 @dataclass(frozen=True)
