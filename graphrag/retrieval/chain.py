@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Container
 
-from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.candidates import Candidate, Evidence, Question, Starts
 from graphrag.retrieval.config import WalkConfig
 from graphrag.retrieval.registry import Registration, register
 from graphrag.retrieval.snapshot import GraphSnapshot
@@ -30,20 +30,22 @@ class RelationChain:
         self._snapshot = snapshot
         self._config = config
 
-    def retrieve(self, query: Query) -> list[Candidate]:
+    def retrieve(self, question: Question, starts: Starts | None = None) -> list[Candidate]:
         copy = self._snapshot.current()
         index = copy.entities.index
-        seeds = {index[i]: w for i, w in query.seeds.items() if i in index and w > 0}
-        if not seeds or not query.steps:
+        if starts is None or not starts.steps:
+            return []
+        seeds = {index[i]: w for i, w in starts.seeds.items() if i in index and w > 0}
+        if not seeds:
             return []
         adjacency = Adjacency.current(self._snapshot, self._config)
         type_index = {name: i for i, name in enumerate(adjacency.type_names)}
-        blocked = hidden_rows(copy, query)
+        blocked = hidden_rows(copy, question)
         parents: dict[int, Parent] = {}
         mass: dict[int, float] = {}
         frontier: Moves = dict(seeds)
         bridged = False
-        for steps in query.steps:
+        for steps in starts.steps:
             allowed = {(type_index[s.type], s.forward) for s in steps if s.type in type_index}
             reached = _step(adjacency, frontier, allowed, blocked, parents, seeds)
             if not reached and not bridged:
@@ -62,9 +64,9 @@ class RelationChain:
         seen = set(seeds)
         for seed in sorted(seeds, key=lambda r: -seeds[r]):
             _depth_first(seed, children, mass, order, seen)
-        found = [row for row in order if row in mass and returnable(copy, query, row)]
+        found = [row for row in order if row in mass and returnable(copy, question, row)]
         ids = copy.entities.ids
-        return [Candidate(ids[row], mass[row], path_to(copy, parents, row)) for row in found[: query.limit]]
+        return [Candidate(ids[row], mass[row], path_to(copy, parents, row)) for row in found[: question.limit]]
 
 
 def _step(

@@ -64,7 +64,7 @@ class PackContext:
             paths=paths,
             passages=self._choose_passages(question, ids),
             available=ranking.available,
-            hint=self._search.outside(question, packs),
+            hint=self._search.outside(ranking.question, packs),
         )
 
     def _attributes(self, ids: list[str]) -> dict[str, dict[str, Any]]:

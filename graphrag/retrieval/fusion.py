@@ -67,3 +67,10 @@ def agreement(lists: Sequence[Ranked], entity_id: str) -> float:
         if rank is not None:
             share += ranked.weight / rank
     return share / total if total > 0 else 0.0
+
+
+def agreed(lists: Sequence[Ranked]) -> str | None:
+    """The entity two or more lists put first, every list that found anything agreeing (their weights aside):
+    one list alone (full text reading nothing of a Russian question) agrees with nobody."""
+    firsts = [ranked.candidates[0].id for ranked in lists if ranked.candidates]
+    return firsts[0] if len(firsts) >= 2 and len(set(firsts)) == 1 else None

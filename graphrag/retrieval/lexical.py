@@ -20,7 +20,7 @@ from itertools import pairwise
 from typing import Any
 
 from graphrag.names import WORD, Script, fold, phrase_text, query_words, quoted_passages, script_of, word_sequence
-from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.candidates import Candidate, Evidence, Question, Starts
 from graphrag.retrieval.config import TextConfig
 from graphrag.retrieval.fusion import Ranked, reciprocal_rank
 from graphrag.retrieval.registry import Registration, register
@@ -126,37 +126,37 @@ class TextSearch:
         self._config = config
         self._k = k
 
-    def retrieve(self, query: Query) -> list[Candidate]:
-        text = TextQuery.of(query.text, self._config, query.step_words)
+    def retrieve(self, question: Question, starts: Starts | None = None) -> list[Candidate]:
+        text = TextQuery.of(question.text, self._config, question.step_words)
         if text is None:
             return []
-        found = [self._found(index, text, query) for index in text.indexes(ENTITY_TEXT)]
+        found = [self._found(index, text, question) for index in text.indexes(ENTITY_TEXT)]
         # found as written first, in the order of the whole query
         written = set().union(*(quoted for _, quoted in found))
         rankings = [_written_first(ranking, written) for ranking, _ in found]
         if len(rankings) == 1:
             return rankings[0]
         fused = reciprocal_rank([Ranked(ranking, 1.0) for ranking in rankings], self._k)
-        return [Candidate(i, score) for i, score in fused][: query.limit]
+        return [Candidate(i, score) for i, score in fused][: question.limit]
 
-    def _found(self, index: str, text: TextQuery, query: Query) -> tuple[list[Candidate], set[str]]:
+    def _found(self, index: str, text: TextQuery, question: Question) -> tuple[list[Candidate], set[str]]:
         """One index's entities, best first by the score the whole query gives them, and those that hold a
         quoted passage as written. Hits are filtered after the index has read them (packs, kinds, and always
         placeholders, titled with their id), so a filtered search reads more than it keeps, and one that came
         back short of what it read is read again that way."""
-        wanted = math.ceil(self._config.depth * query.limit)
+        wanted = math.ceil(self._config.depth * question.limit)
         surplus = max(self._config.filtered_min, self._config.filtered_factor * wanted)
-        filtered = query.packs is not None or query.kinds is not None
-        row = self._read(index, text, query, surplus if filtered else wanted)
+        filtered = question.packs is not None or question.kinds is not None
+        row = self._read(index, text, question, surplus if filtered else wanted)
         if not filtered and len(row["found"]) < wanted:
-            row = self._read(index, text, query, surplus)
+            row = self._read(index, text, question, surplus)
         # an entity not yet given its key (written before keys, until the next start) keeps its words' score
         scores: dict[str, float] = {hit["id"]: hit["score"] for hit in row["found"]}
         scores.update((hit["id"], hit["score"]) for hit in row["scored"])
-        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: query.limit]
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: question.limit]
         return [Candidate(i, score) for i, score in ranked], set(row["written"])
 
-    def _read(self, index: str, text: TextQuery, query: Query, fetch: int) -> dict[str, Any]:
+    def _read(self, index: str, text: TextQuery, question: Question, fetch: int) -> dict[str, Any]:
         (row,) = self._graph.read(
             "retrieval_text",
             index=index,
@@ -165,8 +165,8 @@ class TextSearch:
             written_index=ENTITY_TEXT,  # a quote is found as written in the index of the whole text
             lucene=text.lucene,
             fetch=fetch,
-            packs=_listed(query.packs),
-            kinds=_listed(query.kinds),
+            packs=_listed(question.packs),
+            kinds=_listed(question.kinds),
             batch=KEY_BATCH,
         )
         return row

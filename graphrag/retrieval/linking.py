@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from graphrag.names import STOP_WORDS, name_token_spans, name_tokens, quoted_passages, script_of, transliterated
-from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.candidates import Candidate, Evidence, Mention, Question, Starts
 from graphrag.retrieval.config import LinkingConfig
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.stores.graph import GraphStore
@@ -90,17 +90,6 @@ def _distinctive(tokens: list[str], most: int) -> bool:
     return not word.isdigit() and word not in STOP_WORDS and len(word) >= 3
 
 
-@dataclass(frozen=True)
-class Mention:
-    """Where a question names an entity: its row, the key that matched and the span of the question."""
-
-    row: int
-    key: str
-    start: int
-    end: int
-    partial: bool
-
-
 class EntityLinker:
     """The ``linked`` retriever: named entities in the order the question names them, each scored by the
     link's confidence (0..1)."""
@@ -111,20 +100,11 @@ class EntityLinker:
         self._graph = graph
         self._snapshot = snapshot
         self._config = config
-        self._read: tuple[NameTable, str, list[Mention]] | None = None  # the last question's, read once
 
-    def mentions(self, text: str) -> list[Mention]:
-        """Every name the question uses, left to right, the longest at each position. A search asks several
-        times about one question (links, readings, spans, ids), so the last question's answer is kept."""
+    def mentions(self, text: str) -> tuple[Mention, ...]:
+        """Every name the question uses, left to right, the longest at each position (read once per question,
+        into ``Question.mentions``)."""
         table = self.table()
-        read = self._read  # one read of the attribute: another thread may replace it meanwhile
-        if read is not None and read[0] is table and read[1] == text:
-            return read[2]
-        found = self._scanned(table, text)
-        self._read = (table, text, found)
-        return found
-
-    def _scanned(self, table: NameTable, text: str) -> list[Mention]:
         question = text[:MAX_QUERY_CHARS]
         spans = name_token_spans(question)
         found = _scan(table, spans)
@@ -134,23 +114,24 @@ class EntityLinker:
                 seen = {m.row for m in found}
                 # names, not ids: ``ОКВЭД 2`` is the classifier's name, not the Latin id OKVED.02
                 found += [m for m in _scan(table, latin) if m.row not in seen and table.id_keys.get(m.row) != m.key]
-        return sorted(found, key=lambda m: m.start)
+        return tuple(sorted(found, key=lambda m: m.start))
 
-    def span_of(self, text: str, entity_id: str) -> tuple[int, int] | None:
+    def span_of(self, question: Question, entity_id: str) -> tuple[int, int] | None:
         """Where the question first names that entity (character offsets)."""
         index = self._snapshot.current().entities.index
         row = index.get(entity_id)
-        return next(((m.start, m.end) for m in self.mentions(text) if m.row == row), None)
+        return next(((m.start, m.end) for m in question.mentions if m.row == row), None)
 
-    def readings(self, text: str) -> dict[str, Reading]:
+    def readings(self, question: Question) -> dict[str, Reading]:
         """How the question uses each name, the strongest use per entity: as a ``reference`` (quoted on
         its own, or an id written as one), as a ``name`` in its prose, or ``cited`` inside a passage it
         quotes (a description that happens to name it)."""
         table = self.table()
         ids = self._snapshot.current().entities.ids
+        text = question.text
         passages = quoted_passages(text)
         found: dict[str, Reading] = {}
-        for m in self.mentions(text):
+        for m in question.mentions:
             whole = _bracketed(text, m.start, m.end)
             if any(start <= m.start and m.end <= end and (start, end) != whole for start, end in passages):
                 reading: Reading = "cited"
@@ -163,28 +144,28 @@ class EntityLinker:
                 found[entity] = reading
         return found
 
-    def named_by_id(self, text: str) -> set[str]:
+    def named_by_id(self, question: Question) -> set[str]:
         """The entities the question names by their id, in any spelling (``sm-mission-apollo-011``): never
         an ordinary phrase, so the question is about them wherever they stand."""
         table = self.table()
         ids = self._snapshot.current().entities.ids
-        return {ids[m.row] for m in self.mentions(text) if not m.partial and table.id_keys.get(m.row) == m.key}
+        return {ids[m.row] for m in question.mentions if not m.partial and table.id_keys.get(m.row) == m.key}
 
-    def retrieve(self, query: Query) -> list[Candidate]:
+    def retrieve(self, question: Question, starts: Starts | None = None) -> list[Candidate]:
         table = self.table()
         entities = self._snapshot.current().entities
         mentions = [
             m
-            for m in self.mentions(query.text)
-            if (query.packs is None or entities.packs[m.row] in query.packs)
-            and (query.kinds is None or entities.kinds[m.row] in query.kinds)
+            for m in question.mentions
+            if (question.packs is None or entities.packs[m.row] in question.packs)
+            and (question.kinds is None or entities.kinds[m.row] in question.kinds)
         ]
         self._count(table, [m.key for m in mentions])
         best: dict[int, float] = {}
         for mention in mentions:
-            sure = self._confidence(table, mention, query.text, entities.ids[mention.row])
+            sure = self._confidence(table, mention, question.text, entities.ids[mention.row])
             best[mention.row] = max(best.get(mention.row, 0.0), sure)
-        return [Candidate(entities.ids[row], score) for row, score in best.items() if score > 0][: query.limit]
+        return [Candidate(entities.ids[row], score) for row, score in best.items() if score > 0][: question.limit]
 
     def table(self) -> NameTable:
         """The name table of the current graph copy (built on first use after the copy changes)."""

@@ -75,3 +75,12 @@ class Reading:
             shown = ", ".join(read.ids[:LIST_SHOWN]) + (", ..." if len(read.ids) > LIST_SHOWN else "")
             out.append(f"  {read.name:<8}{read.weight:>6.2f}: {shown or '(empty)'}")
         return out
+
+
+def role(entity_id: str, starts: Mapping[str, float], readings: Mapping[str, str]) -> str:
+    """What a name the question uses did in the ranking, in words."""
+    if entity_id in starts:
+        return "a start (ranks first; steps and walks go out from it)"
+    if readings.get(entity_id) == "cited":
+        return "inside a quoted passage (left to full text)"
+    return "met in passing (one more list, weighed by its confidence)"

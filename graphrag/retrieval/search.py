@@ -29,21 +29,21 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import copy_context
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidArgument, name_list
 from graphrag.names import query_words
-from graphrag.retrieval.candidates import Candidate, Evidence, Query, Retriever, Warmed
+from graphrag.retrieval.candidates import Candidate, Evidence, Question, Retriever, Starts, Warmed
 from graphrag.retrieval.config import DEFAULT, SearchConfig
-from graphrag.retrieval.fusion import Ranked, agreement, fuse
+from graphrag.retrieval.fusion import Ranked, agreed, agreement, fuse
 from graphrag.retrieval.guidance import plan, step_words, unread
 from graphrag.retrieval.lexical import PackScripts
 from graphrag.retrieval.linking import EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
-from graphrag.retrieval.reading import ListRead, NameRead, Reading
+from graphrag.retrieval.reading import ListRead, NameRead, Reading, role
 from graphrag.retrieval.registry import Sources, registration
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
@@ -102,11 +102,12 @@ class _Walks:
 @dataclass(frozen=True)
 class Ranking:
     """The best ``hits``, how many entities the ranking held before it was cut to the limit, and how the
-    question was read (``graphrag explain`` prints it)."""
+    question was read (``reading``: ``graphrag explain`` prints it)."""
 
     hits: list[Hit]
     available: int
     reading: Reading
+    question: Question
 
 
 class PackSearch:
@@ -172,7 +173,7 @@ class PackSearch:
             available=ranking.available,
         )
 
-    def outside(self, text: str, packs: Sequence[str] | None) -> str:
+    def outside(self, question: Question, packs: Sequence[str] | None) -> str:
         """What to say when the question names an entity by its id that lives outside the packs asked: the
         answer cannot hold it, and without a word an agent takes the unrelated hits for the answer."""
         if packs is None:
@@ -180,7 +181,7 @@ class PackSearch:
         entities = self._snapshot.current().entities
         away = sorted(
             (entity, entities.packs[row])
-            for entity in self.linker.named_by_id(text)
+            for entity in self.linker.named_by_id(question)
             if (row := entities.index.get(entity)) is not None
             and entities.packs[row] not in packs
             and entities.packs[row] not in self._hidden
@@ -206,11 +207,20 @@ class PackSearch:
         self, text: str, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None, mode: Mode
     ) -> Ranking:
         if mode != "hybrid":
+            question = Question(text, limit, packs, kinds, self._hidden)
             retriever = self.retrievers[mode]
-            found = retriever.retrieve(Query(text, limit, packs, kinds, hidden=self._hidden))
+            found = retriever.retrieve(question)
             reading = Reading(text, mode, lists=(ListRead.of(mode, 1.0, found),))
-            return Ranking([Hit(c.id, c.score, [retriever.evidence]) for c in found], len(found), reading)
-        return self._hybrid(Query(text, max(self._config.pool, limit), packs, kinds, hidden=self._hidden), limit)
+            return Ranking([Hit(c.id, c.score, [retriever.evidence]) for c in found], len(found), reading, question)
+        return self._hybrid(self.read(text, max(self._config.pool, limit), packs, kinds), limit)
+
+    def read(self, text: str, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None) -> Question:
+        """The question as hybrid search reads it, once: the names it uses and the words that ask for steps
+        (read before the lists, so that full text leaves them out)."""
+        names, described = self._relations(packs)
+        kind_words, heads = self._kind_words()
+        asking = step_words(text, names, described, kind_words, self._shapes().upwards(None), heads)
+        return Question(text, limit, packs, kinds, self._hidden, self.linker.mentions(text), asking)
 
     def _kind_words(self) -> tuple[frozenset[str], frozenset[str]]:
         """Every word of the entity kinds, and each kind's last word (see ``plan``)."""
@@ -225,17 +235,16 @@ class PackSearch:
         scripts: PackScripts = self._snapshot.derived("scripts", PackScripts.of)
         return scripts
 
-    def _hybrid(self, pool: Query, limit: int) -> Ranking:
-        pool = replace(pool, step_words=self._step_words(pool))
+    def _hybrid(self, pool: Question, limit: int) -> Ranking:
         asked = self._asked(pool)
         walks = self._walks(pool, asked)
         scores = dict(self._fused(asked, walks))
         for entity, confidence in walks.starts.items():  # starts rank first, in order of confidence
             scores[entity] = scores.get(entity, 0.0) + self._config.fusion.linked_bonus * confidence
         hits = self._hits(scores, asked, walks)
-        return Ranking(hits[:limit], len(hits), self._reading(pool, asked, walks))
+        return Ranking(hits[:limit], len(hits), self._reading(pool, asked, walks), pool)
 
-    def _asked(self, pool: Query) -> _Asked:
+    def _asked(self, pool: Question) -> _Asked:
         """The lists that read the question (beside the linking), the names it uses, which of them are starts,
         and the steps it asks for."""
         config = self._config
@@ -245,7 +254,7 @@ class PackSearch:
             if not self._registered[spec.name].seeded
         }
         links = self.linker.retrieve(pool)
-        readings = self.linker.readings(pool.text) if links else {}
+        readings = self.linker.readings(pool) if links else {}
         sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
         # a title that is one of the words asking for steps ("category" in "the category of X") is that word
         sure = [c for c in sure if readings.get(c.id) == "reference" or not self._frame(pool, c.id)]
@@ -262,11 +271,11 @@ class PackSearch:
         # soft", is a word of the description there, not its subject). A name met in passing ("... a wrapper
         # around the FFTW library") is one more list; one inside a passage the question quotes is left to
         # full text.
-        agreed = {read_first, *self.linker.named_by_id(pool.text)}
+        agreed = {read_first, *self.linker.named_by_id(pool)}
         starts = {
             c.id: c.score
             for c in sure
-            if steps or readings[c.id] == "reference" or (c.id in agreed and self._about(pool.text, c.id))
+            if steps or readings[c.id] == "reference" or (c.id in agreed and self._about(pool, c.id))
         }
         passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
         each = [Ranked(found, self._weight(name, bool(starts), coverage)) for name, found in lists.items()]
@@ -292,7 +301,7 @@ class PackSearch:
             for name, found in walks.lists.items()
         ]
 
-    def _walks(self, pool: Query, asked: _Asked) -> _Walks:
+    def _walks(self, pool: Question, asked: _Asked) -> _Walks:
         """The lists that walk from the starts. With nothing named, the entity every list reading the question
         puts first is a described start: the walks leave it alone, as from a named start in the configured
         share, whether or not the question asks for steps (without them it may still ask what lies next to
@@ -300,7 +309,7 @@ class PackSearch:
         far stand in as starts, as sure as the lists agree on the first of them."""
         config = self._config
         starts, seeds, sureness = asked.starts, dict(asked.starts), 1.0
-        described = _agreed(asked.each) if not starts and config.walk.described > 0 else None
+        described = agreed(asked.each) if not starts and config.walk.described > 0 else None
         if described is not None:
             seeds = {described: 1.0}
             walked = self._walked_from(pool, seeds, asked.steps)
@@ -315,13 +324,15 @@ class PackSearch:
                     starts = {first[0][0]: sureness}
         return _Walks(self._walked_from(pool, seeds, asked.steps), seeds, sureness, starts)
 
-    def _walked_from(self, pool: Query, seeds: dict[str, float], steps: list[set[Step]]) -> dict[str, list[Candidate]]:
+    def _walked_from(
+        self, pool: Question, seeds: dict[str, float], steps: list[set[Step]]
+    ) -> dict[str, list[Candidate]]:
         """Each walking retriever's list from these seeds (none without seeds)."""
         if not seeds:
             return {}
-        seeded = replace(pool, seeds=seeds, steps=tuple(frozenset(s) for s in steps))
+        starts = Starts(seeds, tuple(frozenset(s) for s in steps))
         return {
-            spec.name: self.retrievers[spec.name].retrieve(seeded)
+            spec.name: self.retrievers[spec.name].retrieve(pool, starts)
             for spec in self._config.retrievers
             if self._registered[spec.name].seeded
         }
@@ -347,7 +358,7 @@ class PackSearch:
         hits.sort(key=lambda h: (-h.score, h.id))
         return hits
 
-    def _reading(self, pool: Query, asked: _Asked, walks: _Walks) -> Reading:
+    def _reading(self, pool: Question, asked: _Asked, walks: _Walks) -> Reading:
         """How the question was read, for ``graphrag explain``."""
         named, coverage, weight = bool(asked.starts), asked.coverage, self._weight
         lists = [ListRead.of(name, weight(name, named, coverage), found) for name, found in asked.lists.items()]
@@ -360,7 +371,7 @@ class PackSearch:
             pool.step_words,
             coverage,
             tuple(
-                NameRead(c.id, c.score, asked.readings.get(c.id, "name"), _role(c.id, walks.starts, asked.readings))
+                NameRead(c.id, c.score, asked.readings.get(c.id, "name"), role(c.id, walks.starts, asked.readings))
                 for c in asked.links
             ),
             tuple(tuple(step.label for step in sorted(hop, key=lambda s: s.label)) for hop in asked.steps),
@@ -376,13 +387,7 @@ class PackSearch:
             hidden.update(p for p in self._vocabulary.packs() if p not in packs)
         return self._vocabulary.names(hidden), self._vocabulary.described(hidden)
 
-    def _step_words(self, pool: Query) -> frozenset[str]:
-        """The words that ask for steps, read before the lists so that full text leaves them out."""
-        names, described = self._relations(pool.packs)
-        kinds, heads = self._kind_words()
-        return step_words(pool.text, names, described, kinds, self._shapes().upwards(None), heads)
-
-    def _steps(self, pool: Query, start: str | None, first: str | None) -> list[set[Step]]:
+    def _steps(self, pool: Question, start: str | None, first: str | None) -> list[set[Step]]:
         """The typed steps the question asks for from ``start`` (its first sure name): read from relation
         words, hierarchy words, and else from the kind the question asks for (``Which <kind> ... X?``: the
         relations that join that kind to X's). With nothing named, the hierarchy words walk the hierarchy of
@@ -392,7 +397,7 @@ class PackSearch:
         row = copy.entities.index.get(described_start) if described_start is not None else None
         kind = (copy.entities.packs[row], copy.entities.kinds[row]) if row is not None else None
         text = pool.text
-        anchor = self.linker.span_of(text, start) if start is not None else None
+        anchor = self.linker.span_of(pool, start) if start is not None else None
         shapes = self._shapes()
         names, described = self._relations(pool.packs)
         walk = self._config.walk
@@ -402,15 +407,15 @@ class PackSearch:
             return steps
         return shapes.complete(steps, kind, named_kinds(text, shapes.kinds, anchor), walk.max_steps)
 
-    def _frame(self, pool: Query, entity_id: str) -> bool:
+    def _frame(self, pool: Question, entity_id: str) -> bool:
         """Whether the question's name for the entity is nothing but words that ask for steps."""
-        span = self.linker.span_of(pool.text, entity_id)
+        span = self.linker.span_of(pool, entity_id)
         if span is None:
             return False
         words = query_words(pool.text[span[0] : span[1]])
         return bool(words) and set(words) <= pool.step_words
 
-    def _whole(self, pool: Query, names: list[Candidate]) -> list[Candidate]:
+    def _whole(self, pool: Question, names: list[Candidate]) -> list[Candidate]:
         """A name no more specific than a common word (``list``, ``command``) is sure all the same when it is
         all the question says besides relation, hierarchy and kind words (``What is list a kind of?``)."""
         copy = self._snapshot.current()
@@ -418,7 +423,7 @@ class PackSearch:
         relations, described = self._relations(pool.packs)
         kinds, heads = self._kind_words()
         for candidate in names:
-            span = self.linker.span_of(text, candidate.id)
+            span = self.linker.span_of(pool, candidate.id)
             row = copy.entities.index.get(candidate.id)
             if span is None or row is None:
                 continue
@@ -433,9 +438,10 @@ class PackSearch:
         merged = fuse(read, "standard", self._config.fusion.k, self._config.pool)
         return merged[0][0] if merged else None
 
-    def _about(self, text: str, entity_id: str) -> bool:
+    def _about(self, pool: Question, entity_id: str) -> bool:
         """Whether the question's name for that entity holds most of its content words."""
-        span = self.linker.span_of(text, entity_id)
+        span = self.linker.span_of(pool, entity_id)
+        text = pool.text
         words = query_words(text)
         if span is None or not words:
             return False
@@ -477,21 +483,6 @@ def searches(
         yield lambda config: PackSearch(graph, embedder, vectors, snapshot, vocabulary, config)
     finally:
         vectors.close()
-
-
-def _agreed(lists: Sequence[Ranked]) -> str | None:
-    """The entity two or more lists put first, every list that found anything agreeing (their weights aside):
-    one list alone (full text reading nothing of a Russian question) agrees with nobody."""
-    firsts = [ranked.candidates[0].id for ranked in lists if ranked.candidates]
-    return firsts[0] if len(firsts) >= 2 and len(set(firsts)) == 1 else None
-
-
-def _role(entity_id: str, starts: Mapping[str, float], readings: Mapping[str, str]) -> str:
-    if entity_id in starts:
-        return "a start (ranks first; steps and walks go out from it)"
-    if readings.get(entity_id) == "cited":
-        return "inside a quoted passage (left to full text)"
-    return "met in passing (one more list, weighed by its confidence)"
 
 
 def _kind_words_of(copy: GraphCopy) -> tuple[frozenset[str], frozenset[str]]:

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 
 from graphrag.embedding import Embedder, Vectors
 from graphrag.names import WORD, clauses, fold, query_words
-from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.candidates import Candidate, Evidence, Question, Starts
 from graphrag.retrieval.config import DEFAULT, VectorConfig
 from graphrag.retrieval.fusion import Ranked, fuse
 from graphrag.retrieval.registry import Registration, register
@@ -37,20 +37,20 @@ class VectorSearch:
     def warm(self) -> None:
         self._pack_words()
 
-    def retrieve(self, query: Query) -> list[Candidate]:
-        parts = clauses(query.text, self._config.min_clause_words)[: self._config.clauses]
+    def retrieve(self, question: Question, starts: Starts | None = None) -> list[Candidate]:
+        parts = clauses(question.text, self._config.min_clause_words)[: self._config.clauses]
         common = self._pack_words()
-        searched = query.packs if query.packs is not None else common
+        searched = question.packs if question.packs is not None else common
         words = frozenset().union(*(common.get(p, frozenset()) for p in searched))
-        texts = [self._without(words, text) or text for text in [query.text, *parts]]
+        texts = [self._without(words, text) or text for text in [question.text, *parts]]
         whole, *alone = self._embedder.embed(texts)
-        found = self._nearest(whole, query, None)
+        found = self._nearest(whole, question, None)
         if not alone:
             return found
         weight, ef = self._config.clause_weight, self._config.clause_ef
-        each = [Ranked(self._nearest(vector, query, ef), weight) for vector in alone]
-        ranked = fuse([Ranked(found, 1.0), *each], "standard", 0, query.limit)
-        return [Candidate(i, score) for i, score in ranked[: query.limit]]
+        each = [Ranked(self._nearest(vector, question, ef), weight) for vector in alone]
+        ranked = fuse([Ranked(found, 1.0), *each], "standard", 0, question.limit)
+        return [Candidate(i, score) for i, score in ranked[: question.limit]]
 
     def _without(self, words: frozenset[str], text: str) -> str | None:
         """The text without the words that name the searched packs as a whole (``PEP`` where the ids are
@@ -68,8 +68,8 @@ class VectorSearch:
         found: dict[str, frozenset[str]] = self._snapshot.derived(key, lambda copy: _pack_words(copy, config))
         return found
 
-    def _nearest(self, vector: Vectors, query: Query, ef: int | None) -> list[Candidate]:
-        hits = self._index.search(vector, query.limit, query.packs, query.kinds, ef)
+    def _nearest(self, vector: Vectors, question: Question, ef: int | None) -> list[Candidate]:
+        hits = self._index.search(vector, question.limit, question.packs, question.kinds, ef)
         return [Candidate(hit.id, hit.score) for hit in hits]
 
 

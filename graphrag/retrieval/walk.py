@@ -19,10 +19,11 @@ import numpy as np
 import numpy.typing as npt
 
 from graphrag.names import relation_of_type
-from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.candidates import Candidate, Evidence, Question, Starts
 from graphrag.retrieval.config import WalkConfig
 from graphrag.retrieval.registry import Registration, register
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
+from graphrag.retrieval.vocabulary import Step
 
 Floats = npt.NDArray[np.float64]
 
@@ -75,14 +76,14 @@ class Adjacency:
             self.forward[start:end].tolist(),
         )
 
-    def guided(self, query: Query) -> set[tuple[int, bool]]:
+    def guided(self, steps: tuple[frozenset[Step], ...]) -> set[tuple[int, bool]]:
         """(type row, walked forwards) of every step the question asks for."""
         index = {name: i for i, name in enumerate(self.type_names)}
-        return {(index[s.type], s.forward) for steps in query.steps for s in steps if s.type in index}
+        return {(index[s.type], s.forward) for hop in steps for s in hop if s.type in index}
 
 
 class GraphWalk:
-    """The ``walk`` retriever: entities the walk from ``query.seeds`` reaches most, with the path that
+    """The ``walk`` retriever: entities the walk from ``starts.seeds`` reaches most, with the path that
     brought it there; seeds themselves are left to the retrievers that found them."""
 
     evidence: Evidence = "graph"
@@ -94,41 +95,43 @@ class GraphWalk:
     def warm(self) -> None:
         Adjacency.current(self._snapshot, self._config)
 
-    def retrieve(self, query: Query) -> list[Candidate]:
+    def retrieve(self, question: Question, starts: Starts | None = None) -> list[Candidate]:
         copy = self._snapshot.current()
         adjacency = Adjacency.current(self._snapshot, self._config)
         index = copy.entities.index
-        seeds = {index[i]: w for i, w in query.seeds.items() if i in index and w > 0}
+        if starts is None:
+            return []
+        seeds = {index[i]: w for i, w in starts.seeds.items() if i in index and w > 0}
         if not seeds:
             return []
-        blocked = hidden_rows(copy, query)
-        guided = adjacency.guided(query)
+        blocked = hidden_rows(copy, question)
+        guided = adjacency.guided(starts.steps)
         nodes, parents = _neighbourhood(adjacency, seeds, guided, blocked, self._config)
         scores = _personalised_pagerank(adjacency, nodes, seeds, guided, self._config)
         ranked: list[tuple[float, int]] = []
         for at in np.argsort(-scores, kind="stable"):  # best first, until the limit's last score is passed
             score, row = float(scores[at]), nodes[at]
-            if score <= 0 or (len(ranked) >= query.limit and score < ranked[-1][0]):
+            if score <= 0 or (len(ranked) >= question.limit and score < ranked[-1][0]):
                 break
-            if row not in seeds and returnable(copy, query, row):
+            if row not in seeds and returnable(copy, question, row):
                 ranked.append((score, row))
         ranked.sort(key=lambda item: (-item[0], copy.entities.ids[item[1]]))
         return [
             Candidate(copy.entities.ids[row], score, path_to(copy, parents, row))
-            for score, row in ranked[: query.limit]
+            for score, row in ranked[: question.limit]
         ]
 
 
 Parent = tuple[int, int, bool]  # (previous row, relationship type, walked forwards)
 
 
-def returnable(copy: GraphCopy, query: Query, row: int) -> bool:
+def returnable(copy: GraphCopy, question: Question, row: int) -> bool:
     """A real entity within the query's packs and kinds (placeholders are walked through, never returned)."""
     entities = copy.entities
     return (
         not entities.missing[row]
-        and (query.packs is None or entities.packs[row] in query.packs)
-        and (query.kinds is None or entities.kinds[row] in query.kinds)
+        and (question.packs is None or entities.packs[row] in question.packs)
+        and (question.kinds is None or entities.kinds[row] in question.kinds)
     )
 
 
@@ -144,8 +147,8 @@ class HiddenRows:
         return bool(self.hidden) and isinstance(row, int) and self.packs[row] in self.hidden
 
 
-def hidden_rows(copy: GraphCopy, query: Query) -> HiddenRows:
-    return HiddenRows(copy.entities.packs, query.hidden)
+def hidden_rows(copy: GraphCopy, question: Question) -> HiddenRows:
+    return HiddenRows(copy.entities.packs, question.hidden)
 
 
 def step_weight(

@@ -16,7 +16,7 @@ from graphrag.cli import main
 from graphrag.errors import InvalidArgument
 from graphrag.evaluation.contract import Arm, Corpus
 from graphrag.evaluation.recording import RecordQuery
-from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.candidates import Candidate, Evidence, Question, Starts
 from graphrag.retrieval.config import DEFAULT, RECIPES, RetrieverSpec
 from graphrag.retrieval.registry import Registration, register
 from graphrag.server.recording import record_arm
@@ -118,7 +118,7 @@ class Favourite:
 
     evidence: Evidence = "graph"
 
-    def retrieve(self, query: Query) -> list[Candidate]:
+    def retrieve(self, question: Question, starts: Starts | None = None) -> list[Candidate]:
         return [Candidate("SM.PERSON.GAGARIN", 1.0)]
 
 

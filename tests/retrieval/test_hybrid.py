@@ -10,7 +10,7 @@ from typing import cast
 import pytest
 
 from graphrag.embedding import Embedder
-from graphrag.retrieval.candidates import Candidate, Evidence, Query
+from graphrag.retrieval.candidates import Candidate, Evidence, Question, Starts
 from graphrag.retrieval.config import DEFAULT, RetrieverSpec, SearchConfig
 from graphrag.retrieval.registry import Registration, register
 from graphrag.retrieval.search import PackSearch
@@ -39,11 +39,11 @@ class Fixed:
     def __init__(self, evidence: Evidence) -> None:
         self.evidence = evidence
         self.lists: dict[str, list[Candidate]] = {}
-        self.asked: list[Query] = []
+        self.asked: list[tuple[Question, Starts | None]] = []
 
-    def retrieve(self, query: Query) -> list[Candidate]:
-        self.asked.append(query)
-        return self.lists.get(query.text, [])[: query.limit]
+    def retrieve(self, question: Question, starts: Starts | None = None) -> list[Candidate]:
+        self.asked.append((question, starts))
+        return self.lists.get(question.text, [])[: question.limit]
 
 
 class NoRelations:
@@ -121,7 +121,7 @@ def test_a_quoted_name_is_a_start_ranked_first_and_the_walk_leaves_from_it() -> 
     walked = Candidate("SM.ROCKET.R7", 0.4, ["SM.MISSION.VOSTOK1", "launched_by", "SM.ROCKET.R7"])
     WALK.lists[question] = [walked]
     ranking = search().rank(question, 5, None, None, "hybrid")
-    assert [query.seeds for query in WALK.asked] == [{"SM.MISSION.VOSTOK1": 1.0}]
+    assert [starts.seeds for _, starts in WALK.asked if starts] == [{"SM.MISSION.VOSTOK1": 1.0}]
     assert ranking.hits[0].id == "SM.MISSION.VOSTOK1"
     rocket = next(hit for hit in ranking.hits if hit.id == "SM.ROCKET.R7")
     assert (rocket.matched, rocket.via) == (["graph"], walked.via)
@@ -142,7 +142,9 @@ def test_a_described_start_every_list_puts_first_is_walked_from_alone() -> None:
     MEANING.lists[question] = ids(("SM.MISSION.VOSTOK1", 0.61), ("SM.MISSION.LUNA9", 0.40))
     WALK.lists[question] = [Candidate("SM.ROCKET.R7", 0.4, ["SM.MISSION.VOSTOK1", "launched_by", "SM.ROCKET.R7"])]
     ranking = search().rank(question, 5, None, None, "hybrid")
-    assert [query.seeds for query in WALK.asked] == [{"SM.MISSION.VOSTOK1": 1.0}]  # not the lists' next hits
+    assert [starts.seeds for _, starts in WALK.asked if starts] == [
+        {"SM.MISSION.VOSTOK1": 1.0}
+    ]  # not the lists' next hits
     assert ranking.hits[0].id == "SM.MISSION.VOSTOK1"
     assert "SM.ROCKET.R7" in [hit.id for hit in ranking.hits]
     without = search(CONFIG.model_copy(update={"walk": CONFIG.walk.model_copy(update={"described": 0.0})}))

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from graphrag.embedding import Embedder, Vectors
-from graphrag.retrieval.candidates import Query
+from graphrag.retrieval.candidates import Question
 from graphrag.retrieval.config import VectorConfig
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.vector import VectorSearch
@@ -49,7 +49,7 @@ def embedded(question: str, packs: list[str] | None, config: VectorConfig = WHOL
     recorder = Recorder()
     snapshot = cast(GraphSnapshot, HeldCopy(graph_copy([*PEPS, *MISSIONS])))
     VectorSearch(cast(Embedder, recorder), cast(VectorIndex, Nothing()), snapshot, config).retrieve(
-        Query(question, 5, packs, None)
+        Question(question, 5, packs, None)
     )
     return recorder.texts
 

@@ -7,7 +7,7 @@ from typing import cast
 
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
-from graphrag.retrieval.candidates import Query
+from graphrag.retrieval.candidates import Question
 from graphrag.retrieval.config import VectorConfig
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.retrieval.vector import VectorSearch
@@ -35,7 +35,7 @@ def _ranks(settings: Settings, embedder: Embedder, clauses: int) -> list[str]:
     index = open_vector_index(settings, embedder.id)
     snapshot = cast(GraphSnapshot, HeldCopy(graph_copy([E(i, pack="peps") for i in SUMMARIES])))
     search = VectorSearch(embedder, index, snapshot, VectorConfig(clauses=clauses))
-    found = search.retrieve(Query(QUESTION, 5, None, None))
+    found = search.retrieve(Question(QUESTION, 5, None, None))
     return [candidate.id for candidate in found]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graphrag.retrieval.candidates import Query
+from graphrag.retrieval.candidates import Question
 from graphrag.retrieval.config import WalkConfig
 from graphrag.retrieval.vocabulary import Step
 from graphrag.retrieval.walk import (
@@ -63,7 +63,7 @@ def walk(
     """Visit probability per entity id over the neighbourhood of the seeds, and the hop that reached each row."""
     graph = adjacency()
     rows = {ROW[i]: w for i, w in seeds.items()}
-    guided = graph.guided(Query("q", 10, steps=steps))
+    guided = graph.guided(steps)
     nodes, parents = _neighbourhood(graph, rows, guided, {ROW[i] for i in blocked}, config)
     visits = _personalised_pagerank(graph, nodes, rows, guided, config)
     ids = MISSIONS.entities.ids
@@ -93,7 +93,7 @@ def test_links_are_walked_both_ways_with_their_direction_kept() -> None:
 def test_a_step_the_question_asks_for_weighs_more_in_its_direction_only() -> None:
     graph = adjacency()
     launched = graph.type_names.index("LAUNCHED_BY")
-    guided = graph.guided(Query("q", 10, steps=(frozenset({Step("LAUNCHED_BY", True)}),)))
+    guided = graph.guided((frozenset({Step("LAUNCHED_BY", True)}),))
     plain = step_weight(graph, launched, True, set(), CONFIG.guided_boost)
     assert step_weight(graph, launched, True, guided, CONFIG.guided_boost) > plain
     assert step_weight(graph, launched, False, guided, CONFIG.guided_boost) == plain
@@ -128,7 +128,7 @@ def test_a_guided_step_draws_the_walk_its_way() -> None:
 def test_a_blocked_pack_is_never_entered() -> None:
     visits, _ = walk({"SATURN5": 1.0}, blocked=frozenset({"BOEING"}))
     assert "BOEING" not in visits and visits["PERSON"] > 0  # the person is still reached, through the Moon
-    hidden = hidden_rows(MISSIONS, Query("q", 10, hidden=frozenset({"makers"})))
+    hidden = hidden_rows(MISSIONS, Question("q", 10, hidden=frozenset({"makers"})))
     assert [row for row in range(len(MISSIONS.entities.ids)) if row in hidden] == [ROW["BOEING"]]
 
 
@@ -140,10 +140,10 @@ def test_paths_name_each_hop_and_a_backward_one_with_a_caret() -> None:
 
 
 def test_placeholders_and_other_packs_or_kinds_are_walked_through_never_returned() -> None:
-    assert not returnable(MISSIONS, Query("q", 10), ROW["GHOST"])
-    assert returnable(MISSIONS, Query("q", 10, packs=["missions"]), ROW["LUNA9"])
-    assert not returnable(MISSIONS, Query("q", 10, packs=["missions"]), ROW["MOON"])
-    assert not returnable(MISSIONS, Query("q", 10, kinds=["mission"]), ROW["LUNA9"])
+    assert not returnable(MISSIONS, Question("q", 10), ROW["GHOST"])
+    assert returnable(MISSIONS, Question("q", 10, packs=["missions"]), ROW["LUNA9"])
+    assert not returnable(MISSIONS, Question("q", 10, packs=["missions"]), ROW["MOON"])
+    assert not returnable(MISSIONS, Question("q", 10, kinds=["mission"]), ROW["LUNA9"])
 
 
 def test_a_seed_without_links_keeps_all_its_probability() -> None:
