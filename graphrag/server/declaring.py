@@ -54,7 +54,8 @@ class Tools:
         self, annotations: ToolAnnotations, *, fit: Fit[Any] | None = None, observed: str | None = None
     ) -> Callable[[Callable[P, Any]], Callable[P, Any]]:
         def declare(fn: Callable[P, Any]) -> Callable[P, Any]:
-            answering = coded(_observed(fn, fit) if observed else _fitted(fn, fit) if fit else fn)
+            assert fit is not None or observed is None, "an observed tool notes what its fit returned: give it one"
+            answering = coded(fn if fit is None else _observed(fn, fit) if observed else _fitted(fn, fit))
             self.declared.append(Declared(answering, annotations, observed))
             return answering
 
@@ -82,9 +83,7 @@ def _fitted(fn: Callable[P, A], fit: Fit[A]) -> Callable[P, A]:
     return answer
 
 
-def _observed(fn: Callable[P, A], fit: Fit[A] | None) -> Callable[P, A]:
-    assert fit is not None, "an observed tool notes what its budget returned: give it a fit"
-
+def _observed(fn: Callable[P, A], fit: Fit[A]) -> Callable[P, A]:
     @functools.wraps(fn)
     def answer(*args: P.args, **kwargs: P.kwargs) -> A:
         whole = fn(*args, **kwargs)
