@@ -33,7 +33,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from graphrag.config import Settings
-from graphrag.guide.content import EXAMPLES, QUESTIONS, title_and_text
+from graphrag.guide.content import EXAMPLES, PANEL_TIP, QUESTIONS, title_and_text
 from graphrag.neo4j_local import probe
 from graphrag.stores.cypher import query
 from graphrag.stores.graph import GraphStore
@@ -48,6 +48,7 @@ CONNECT = (By.CSS_SELECTOR, "button[data-testid='connect']")
 BLOCKS = (By.CSS_SELECTOR, "pre.runnable")
 RUN = (By.CSS_SELECTOR, "[data-testid='editor-Run']")
 STYLE_TEXT = "text-color-internal"  # in the frame that shows the style as text, which post_connect_cmd clears
+PANEL = "the node properties display"  # the Overview panel's toggle: "Collapse ..." while open, "Expand ..." closed
 # Where an element is, or null while anything on the page is still moving (endless spinners aside): Browser slides
 # each new frame in, and opens its guide drawer, with short CSS animations.
 BOX_JS = """
@@ -66,6 +67,19 @@ return Array.from(document.querySelectorAll('svg g.node')).map(g => {
           stroke: (ring && ring.getAttribute('stroke') || '').toLowerCase(),
           at: [Math.round(box.x), Math.round(box.y)]};
 });
+"""
+
+# The first result's nodes that its picture does not show: outside the graph's own area, or with something else
+# (the Overview panel) over their centre.
+HIDDEN_JS = """
+const svg = document.querySelector('svg.neod3viz');
+const frame = svg.getBoundingClientRect();
+return Array.from(svg.querySelectorAll('g.node')).filter(g => {
+  const box = g.getBoundingClientRect();
+  const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return box.left < frame.left || box.right > frame.right || box.top < frame.top || box.bottom > frame.bottom
+    || !top || !svg.contains(top);
+}).map(g => g.textContent.trim());
 """
 
 Find = Callable[[Any], Any]
@@ -215,6 +229,26 @@ def steps(
         problems.append("a real entity is drawn white, like a placeholder")
     if any(n["fill"] == PACK_FILL for n in nodes):
         problems.append("the first question drew a pack: its walk ran through the pack hub")
+    return problems + whole_picture(driver, out)
+
+
+def panel_toggle(driver: Any) -> Any:
+    """The Overview panel's arrow (its title says whether it collapses or expands the panel)."""
+    return next(b for b in driver.find_elements(By.TAG_NAME, "button") if PANEL in (b.get_attribute("title") or ""))
+
+
+def whole_picture(driver: Any, out: Path) -> list[str]:
+    """The guide's tip holds: with the Overview panel closed as it says, the first picture shows every node whole."""
+    under = driver.execute_script(HIDDEN_JS)
+    closed: Find = lambda d: panel_toggle(d).get_attribute("title").startswith("Expand")  # noqa: E731
+    click(driver, panel_toggle, closed, "the Overview panel's arrow")
+    # a tuple, so that a settled empty list still ends the wait
+    hidden = WebDriverWait(driver, WAIT_S).until(settled(lambda d: (d.execute_script(HIDDEN_JS),)))[0]
+    driver.save_screenshot(str(out / "browser-first-question-whole.png"))
+    print(f"with the Overview panel open {len(under)} nodes are not shown whole, closed {len(hidden)}")
+    problems = [f"the first picture hides {hidden} with its Overview panel closed"] if hidden else []
+    if PANEL_TIP not in " ".join(body_text(driver).split()):
+        problems.append("the guide does not say how to close the Overview panel")
     return problems
 
 

@@ -29,6 +29,12 @@ EXAMPLES = "browser_examples"
 GUIDE_FILE = "guide.html"
 STYLE_FILE = "style.grass"
 STYLE = Path(__file__).with_name(STYLE_FILE)
+# Browser opens a result's Overview panel over the right of the picture, and no setting closes it; once closed,
+# Browser keeps it closed for the results that follow (checked in Chromium by scripts/check_browser.py).
+PANEL_TIP = (
+    "The Overview panel on the right of a result covers part of the picture: close it with the arrow at its top"
+    " right, and Browser keeps it closed for the next results."
+)
 
 
 def title_and_text(cypher: CypherFile) -> tuple[str, str]:
@@ -75,6 +81,8 @@ def guide_html() -> str:
                 f"<p><small>{_prose(examples_text)}</small></p>",
             ]
         parts.append(_runnable(cypher.body))
+        if number == 0:
+            parts.append(f"<p><small>{PANEL_TIP}</small></p>")
         parts.append(f"<p><small>From <code>cypher/{html.escape(name)}.cypher</code>.</small></p>")
         slides.append(_slide(title, *parts))
     return (

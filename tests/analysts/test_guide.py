@@ -14,6 +14,7 @@ import pytest
 from graphrag.cli.guide import guide_server
 from graphrag.guide.content import (
     EXAMPLES,
+    PANEL_TIP,
     QUESTIONS,
     guide_html,
     parameters_command,
@@ -57,6 +58,12 @@ def test_the_first_slide_is_short_enough_to_show_the_first_question() -> None:
     assert first.count("\n") <= 12 + query(QUESTIONS[0]).body.count("\n")
     assert "`" not in first and "<code>id</code>" in first
     assert "//" not in parameters_command()  # a comment would swallow the rest of the one line
+
+
+def test_the_first_slide_says_how_to_close_the_overview_panel() -> None:
+    """Browser draws the Overview panel over the picture's right third and has no setting to close it."""
+    first = guide_html().split("</slide>", 1)[0]
+    assert first.index(PANEL_TIP) > first.index(escape(query(QUESTIONS[0]).body))
 
 
 def test_the_examples_pick_a_real_entity_and_the_farthest_one(example_graph: GraphStore) -> None:
