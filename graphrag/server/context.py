@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from graphrag.github.client import GitHubApp
 
 VECTOR_COUNT_SECONDS = 5.0  # how long a count of the stored vectors stands for every call
+KEPT_SEARCHES = 32  # sets of hidden packs whose PackSearch is kept built
 
 
 class VectorGap:
@@ -74,6 +75,7 @@ class Services:
     expander: QueryExpander | None  # the optional language model that widens memory searches
     gap: VectorGap = field(default_factory=VectorGap)
     searches: dict[frozenset[str], PackSearch] = field(default_factory=dict)  # by the packs hidden from the caller
+    searches_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
     def open(
@@ -94,15 +96,17 @@ class Services:
         return cls(settings, graph, embedder, vectors, relations, search, snapshot, live, teams, indexer, expander)
 
     def pack_search(self, hidden: frozenset[str] = frozenset()) -> PackSearch:
-        """Hybrid search for callers who may not see ``hidden``, built once per such set: its tables live in
-        the shared graph copy, so building one per call only repeated the retrievers' set-up."""
-        found = self.searches.get(hidden)
-        if found is None:
-            found = PackSearch(
+        """Hybrid search for callers who may not see ``hidden``, kept for the ``KEPT_SEARCHES`` sets asked for
+        last: its tables live in the shared graph copy, so building one per call only repeated the retrievers'
+        set-up, and callers of ever new access (team sources) must not grow the server without end."""
+        with self.searches_lock:
+            found = self.searches.pop(hidden, None) or PackSearch(
                 self.graph, self.embedder, self.vectors, self.snapshot, self.relations, self.search, hidden
             )
-            self.searches[hidden] = found
-        return found
+            self.searches[hidden] = found  # the last asked for goes last; the first is the least recent
+            while len(self.searches) > KEPT_SEARCHES:
+                del self.searches[next(iter(self.searches))]
+            return found
 
     def vectors_lost(self) -> str:
         """A coded note for answers by meaning when the vector store holds fewer vectors than the graph has

@@ -4,6 +4,7 @@ answer to the budget and records an observed call. Fast: no store is opened."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import uuid
 from datetime import UTC, datetime
 from types import SimpleNamespace
@@ -13,11 +14,12 @@ import pytest
 
 from graphrag.config import Settings
 from graphrag.observations.admission import Admission
+from graphrag.retrieval.config import DEFAULT
 from graphrag.retrieval.models import SearchHit, SearchResult
 from graphrag.server.answers import SearchAnswer, search_answer
 from graphrag.server.app import create_server
 from graphrag.server.budget import fit_list
-from graphrag.server.context import Services
+from graphrag.server.context import KEPT_SEARCHES, Services
 from graphrag.server.declaring import Tools
 from graphrag.server.memory_tools import MEMORY_TOOLS
 from graphrag.server.observed import Observed, observing
@@ -52,6 +54,20 @@ def _context() -> Any:
     services = Services.__new__(Services)
     object.__setattr__(services, "settings", Settings(graphrag_response_budget_bytes=BUDGET))
     return SimpleNamespace(lifespan_context={"services": services})
+
+
+def test_a_search_is_kept_per_set_of_hidden_packs_and_the_least_recent_goes() -> None:
+    services = Services.__new__(Services)
+    stores = {"graph": None, "embedder": None, "vectors": None, "relations": None, "snapshot": None}
+    for name, value in {**stores, "settings": Settings(), "search": DEFAULT, "searches": {}}.items():
+        object.__setattr__(services, name, value)
+    object.__setattr__(services, "searches_lock", threading.Lock())
+    first = services.pack_search(frozenset({"team-0"}))
+    assert services.pack_search(frozenset({"team-0"})) is first
+    for n in range(1, KEPT_SEARCHES + 1):
+        services.pack_search(frozenset({f"team-{n}"}))
+    assert len(services.searches) == KEPT_SEARCHES
+    assert services.pack_search(frozenset({"team-0"})) is not first  # it was the least recent: built again
 
 
 def test_every_served_tool_is_declared_in_a_group() -> None:
