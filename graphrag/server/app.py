@@ -186,8 +186,10 @@ def create_server(
     observations = ObservationRuntime(policy, dsn.get_secret_value()) if policy and dsn else None
     expander = load_expander(settings.graphrag_query_expander)
     stores = StoreLifespan(settings, embedder, background, observations, search, expander)
-    hook = [ObservationHook(observations, PACK_TOOLS.observed())] if observations else []
     teams = team_sources_served(settings, transport)
+    served = [PACK_TOOLS, MEMORY_TOOLS, *([TEAM_TOOLS] if teams else []), *([FEEDBACK_TOOLS] if observations else [])]
+    observed = {name: argument for tools in served for name, argument in tools.observed().items()}
+    hook = [ObservationHook(observations, observed)] if observations else []
     mcp = FastMCP(
         "graphrag",
         instructions=INSTRUCTIONS + (TEAM_INSTRUCTIONS if teams else ""),
@@ -203,7 +205,6 @@ def create_server(
             ToolErrors(),
         ],
     )
-    served = [PACK_TOOLS, MEMORY_TOOLS, *([TEAM_TOOLS] if teams else []), *([FEEDBACK_TOOLS] if observations else [])]
     for tools in served:
         tools.register(mcp)
     register_resources(mcp)

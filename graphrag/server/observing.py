@@ -17,7 +17,7 @@ import uuid
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast, get_args
 
 import anyio
 import mcp.types as mt
@@ -97,8 +97,12 @@ class ObservationHook(Middleware):
     """Admits calls of the tools declared ``observed`` to the journal and schedules their records."""
 
     def __init__(self, runtime: ObservationRuntime, observed: Mapping[str, str]) -> None:
+        """``observed``: tool name -> the argument that holds its query, for every tool declared observed; each
+        must be a tool the journal's records name (``Tool``)."""
+        unnamed = sorted(set(observed) - set(get_args(Tool)))
+        assert not unnamed, f"tools declared observed that the journal cannot name: {unnamed}"
         self._runtime = runtime
-        self._observed = observed  # tool name -> the argument that holds its query
+        self._observed = observed
 
     async def on_call_tool(
         self,
@@ -123,10 +127,9 @@ class ObservationHook(Middleware):
 
     def _observation(self, context: MiddlewareContext[Any], observed: Observed) -> Observation:
         services = _services(context.fastmcp_context)
-        tool: Tool = "pack_search" if context.message.name == "pack_search" else "pack_context"
         return Observation(
             admission=observed.admission,
-            tool=tool,
+            tool=cast(Tool, context.message.name),  # admitted, so one of the names checked at start
             search_mode=observed.search_mode,
             hits=observed.hits or [],
             omitted=observed.omitted,
