@@ -162,7 +162,9 @@ def test_functions_stay_short() -> None:
     assert long == []
 
 
-@pytest.mark.parametrize(("package", "needed_by"), [("githubkit", "a GitHub App"), ("psycopg", "an observations journal")])
+@pytest.mark.parametrize(
+    ("package", "needed_by"), [("githubkit", "a GitHub App"), ("psycopg", "an observations journal")]
+)
 def test_a_server_imports_a_client_only_where_it_is_configured(package: str, needed_by: str) -> None:
     """A stdio client starts a server per session, so every start counts: githubkit costs it about 0.3 s and
     PostgreSQL's client 0.05 s. Only a deployment with a GitHub App, or with a journal, pays for them

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import gc
 import ipaddress
-import os
 import logging
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
