@@ -12,6 +12,7 @@ COPY migrations ./migrations
 COPY examples ./examples
 RUN pip install --no-cache-dir .
 ENV GRAPHRAG_HOME=/data \
+    XDG_CACHE_HOME=/data/cache \
     GRAPHRAG_TOKENS_FILE=/run/secrets/graphrag-tokens \
     GRAPHRAG_LOG_FORMAT=json
 EXPOSE 8765

@@ -56,3 +56,12 @@ def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path: Path, monkeypa
     blocked.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # the cache folder would be under a file
     assert UniversalSentenceEncoder().embed(TEXTS).shape == (3, 512)
+
+
+def test_a_new_version_s_copy_replaces_the_old_one(cache: Path) -> None:
+    former = cache / "use-multilingual-v3@0.0.1"
+    former.mkdir(parents=True)
+    (former / WEIGHTS).write_bytes(b"85 MB once")
+    UniversalSentenceEncoder().embed(TEXTS)
+    assert [p.name for p in cache.iterdir()] == [_copy(cache).name]
+    assert not former.exists()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import pickle
+import shutil
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -104,6 +105,9 @@ def _keep(cached: Path, tokenizer: object, weights: Path) -> None:
         with np.load(weights, allow_pickle=False) as arrays:
             _atomically(cached / WEIGHTS, lambda file: np.savez(file, **{k: arrays[k] for k in arrays.files}))
         _atomically(cached / TOKENIZER, lambda file: pickle.dump(tokenizer, file, protocol=5))
+        for former in cached.parent.glob("use-multilingual-v3@*"):  # other versions' copies: 85 MB each
+            if former != cached:
+                shutil.rmtree(former, ignore_errors=True)
     except OSError as exc:
         log.info("the model's ready copy was not kept in %s (%s): each start loads the package's files", cached, exc)
 
