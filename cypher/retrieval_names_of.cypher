@@ -1,4 +1,4 @@
-// The entities among $ids, read as retrieval_names reads every entity: what a write of this process changed
+// The entities among $ids, read as retrieval_copy reads every entity: what a write of this process changed
 // in the retrievers' copy (an id that is no longer in the graph returns no row).
 // Parameters: $ids (entity ids).
 UNWIND $ids AS id

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,10 @@ from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.stores.graph import GraphStore
 
 Ints = npt.NDArray[np.int64]
+Link = tuple[str, str, str]  # source id, relationship type, target id
+NAME_FIELDS = ("id", "title", "aliases", "pack", "kind", "missing")  # as retrieval_names_of returns an entity
+PAGE_COLUMNS = ("ids", "titles", "aliases", "packs", "kinds", "missing")  # the same, as retrieval_copy's columns
+PAGE = 20_000  # entities per read of the copy: each page's lists stay small in Neo4j's memory and the driver's
 log = logging.getLogger(__name__)
 
 
@@ -95,8 +99,17 @@ class GraphSnapshot:
     def _load(self) -> GraphCopy:
         started = time.perf_counter()
         type_names = self._vocabulary.types()
-        links = self._graph.read("retrieval_links", types=type_names)
-        copy = _copy(self._graph.read("retrieval_names"), links, type_names)
+        names: dict[str, list[Any]] = {field: [] for field in NAME_FIELDS}
+        links: list[Link] = []
+        after: str | None = ""
+        while after is not None:
+            (page,) = self._graph.read("retrieval_copy", after=after, size=PAGE, types=type_names)
+            for field, column in zip(NAME_FIELDS, PAGE_COLUMNS, strict=True):
+                names[field].extend(page[column])
+            for source, types, targets in zip(page["ids"], page["link_types"], page["link_targets"], strict=True):
+                links.extend((source, type_, target) for type_, target in zip(types, targets, strict=True))
+            after = page["ids"][-1] if len(page["ids"]) == PAGE else None  # a short page is the last
+        copy = _copy(names, links, type_names)
         log.info(
             "read the graph copy: %d entities, %d links in %.2f s",
             len(copy.entities.ids),
@@ -123,15 +136,16 @@ class GraphSnapshot:
         rows = kept + [fresh[i] for i in sorted(fresh)]
         present = {row["id"] for row in rows}
         unchanged = [
-            link
-            for link in _link_rows(copy, np.flatnonzero(~was_linked))
-            if link["source"] in present and link["target"] in present
+            link for link in _links_at(copy, np.flatnonzero(~was_linked)) if link[0] in present and link[2] in present
         ]
-        return _copy(rows, unchanged + links, type_names)
+        written_links = [(row["source"], row["type"], row["target"]) for row in links]
+        return _copy(
+            {field: [row[field] for row in rows] for field in NAME_FIELDS}, unchanged + written_links, type_names
+        )
 
 
 def _names_row(entities: Entities, row: int) -> dict[str, Any]:
-    """Entity ``row`` of a copy, as ``retrieval_names`` returns it."""
+    """Entity ``row`` of a copy, as ``retrieval_names_of`` returns it."""
     return {
         "id": entities.ids[row],
         "title": entities.titles[row],
@@ -142,33 +156,37 @@ def _names_row(entities: Entities, row: int) -> dict[str, Any]:
     }
 
 
-def _link_rows(copy: GraphCopy, at: Iterable[int]) -> list[dict[str, str]]:
-    """Links ``at`` of a copy, as ``retrieval_links`` returns them."""
+def _links_at(copy: GraphCopy, at: Iterable[int]) -> list[Link]:
+    """Links ``at`` of a copy, as (source id, relationship type, target id)."""
     ids, links = copy.entities.ids, copy.links
-    return [
-        {"source": ids[links.sources[i]], "type": links.type_names[links.types[i]], "target": ids[links.targets[i]]}
-        for i in at
-    ]
+    return [(ids[links.sources[i]], links.type_names[links.types[i]], ids[links.targets[i]]) for i in at]
 
 
-def _copy(rows: list[dict[str, Any]], links: list[dict[str, Any]], type_names: list[str]) -> GraphCopy:
-    index = {row["id"]: i for i, row in enumerate(rows)}
+def _copy(names: Mapping[str, Sequence[Any]], links: Sequence[Link], type_names: list[str]) -> GraphCopy:
+    """The copy of entities given as columns (``NAME_FIELDS``) and their links; a link to an entity the columns
+    do not hold (written between two pages of a read) is left out, and the moved marker reads it next time."""
+    ids = [str(i) for i in names["id"]]
+    index = {entity_id: row for row, entity_id in enumerate(ids)}
     entities = Entities(
-        ids=[row["id"] for row in rows],
-        titles=[str(row["title"] or "") for row in rows],
-        aliases=[[str(a) for a in row["aliases"]] for row in rows],
-        packs=[str(row["pack"] or "") for row in rows],
-        kinds=[str(row["kind"] or "") for row in rows],
-        missing=np.array([bool(row["missing"]) for row in rows], dtype=bool),
+        ids=ids,
+        titles=[str(title or "") for title in names["title"]],
+        aliases=[[str(a) for a in aliases] for aliases in names["aliases"]],
+        packs=[str(pack or "") for pack in names["pack"]],
+        kinds=[str(kind or "") for kind in names["kind"]],
+        missing=np.array([bool(m) for m in names["missing"]], dtype=bool),
         index=index,
     )
     type_index = {name: i for i, name in enumerate(type_names)}
+    rows = np.array(
+        [(index[s], type_index[t], index[b]) for s, t, b in links if s in index and b in index and t in type_index],
+        dtype=np.int64,
+    ).reshape(-1, 3)
     return GraphCopy(
         entities=entities,
         links=Links(
-            sources=np.array([index[row["source"]] for row in links], dtype=np.int64),
-            targets=np.array([index[row["target"]] for row in links], dtype=np.int64),
-            types=np.array([type_index[row["type"]] for row in links], dtype=np.int64),
+            sources=rows[:, 0].copy(),
+            targets=rows[:, 2].copy(),
+            types=rows[:, 1].copy(),
             type_names=type_names,
         ),
     )

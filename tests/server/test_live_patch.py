@@ -7,8 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
+from graphrag.retrieval import snapshot
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vocabulary import RelationVocabulary
 from graphrag.stores.graph import GraphStore
@@ -61,9 +64,26 @@ def test_a_save_patches_the_graph_copy_to_what_a_full_read_makes(
     snapshot.patch([*report.added, *report.updated, *report.removed], marker)
     patched = snapshot.current()
 
-    assert "retrieval_names" not in reads.names and "retrieval_links" not in reads.names, reads.names
+    assert "retrieval_copy" not in reads.names, reads.names
     assert as_sets(patched) == as_sets(GraphSnapshot(graph, RelationVocabulary(graph)).current())
     entities = patched.entities
     assert entities.titles[entities.index["SM.BODY.MOON"]] == "Selene"
     assert entities.missing[entities.index["SM.CRAFT.LUNOKHOD1"]]  # gone as an entity, kept as a dangling target
     assert entities.missing[entities.index["SM.MISSION.MARS3"]] and not entities.missing[entities.index["SM.BODY.MARS"]]
+
+
+def test_the_copy_read_in_pages_is_the_copy_read_at_once(
+    graph: GraphStore, settings: Settings, embedder: Embedder, pack_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copy is read in pages of ids in order: pages of 5 entities (the last one short, placeholders among
+    them) make the copy one page makes, every link included."""
+    ingest([pack_copy], settings, embedder=embedder, graph=graph)
+    (pack_copy / "craft" / "lunokhod-1.md").unlink()  # a placeholder among the pages
+    ingest([pack_copy], settings, embedder=embedder, graph=graph)
+    whole = GraphSnapshot(graph, RelationVocabulary(graph)).current()
+    monkeypatch.setattr(snapshot, "PAGE", 5)
+    reads = Reads(graph)
+    paged = GraphSnapshot(reads, RelationVocabulary(graph)).current()
+    assert reads.names.count("retrieval_copy") == len(whole.entities.ids) // 5 + 1
+    assert as_sets(paged) == as_sets(whole)
+    assert len(paged.links.types) == len(whole.links.types) > 0 and whole.entities.missing.any()
