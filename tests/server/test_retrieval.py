@@ -135,6 +135,26 @@ async def test_a_changed_analyzer_is_recreated_by_the_next_ingest(graph: GraphSt
     assert {r["name"]: r["analyzer"] for r in graph.read("schema_fulltext_indexes")}["entity_text_ru"] == "russian"
 
 
+def test_a_schema_in_effect_is_not_sent_again_but_a_lost_index_is(
+    graph: GraphStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each schema statement is a transaction of its own, run at every start and ingest: those already in effect
+    are not sent (23 at a server's start, 0.05 s); an index someone dropped is created again."""
+    graph.write("schema_drop_index", index="entity_pack")
+    sent: list[str] = []
+    execute = graph._driver.execute_query
+
+    def noting(query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(getattr(query, "text", str(query)))
+        return execute(query, *args, **kwargs)
+
+    monkeypatch.setattr(graph._driver, "execute_query", noting)
+    graph.ensure_schema()
+    schema = [text for text in sent if text.lstrip().upper().startswith(("CREATE", "DROP"))]
+    assert [text.split(" IF ")[0] for text in schema] == ["CREATE INDEX entity_pack"]
+    assert "entity_pack" in {row["name"] for row in graph.read("schema_indexes")}
+
+
 async def test_a_server_start_leaves_an_analysts_fulltext_index_alone(graph: GraphStore, client_for) -> None:  # type: ignore[no-untyped-def]
     """It was dropped at every server start, for lying on :Entity and not being the service's; the memory's
     full-text index is managed by name too."""
