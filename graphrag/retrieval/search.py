@@ -49,7 +49,7 @@ from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.retrieval.vector_index import VectorIndex, open_vector_index
 from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
-from graphrag.retrieval.word_forms import kind_stems, named_kinds
+from graphrag.retrieval.word_forms import attached_kind, kind_stems, named_kinds
 from graphrag.stores.graph import GraphStore
 
 Mode = Literal["hybrid", "vector", "text"]
@@ -405,7 +405,8 @@ class PackSearch:
         steps = plan(text, names, anchor, walk.max_steps, described, kinds, shapes.upwards(kind), heads)
         if kind is None or anchor is None:  # no name, no place to read the asked kind around
             return steps
-        return shapes.complete(steps, kind, named_kinds(text, shapes.kinds, anchor), walk.max_steps)
+        asked = named_kinds(text, shapes.kinds, anchor)
+        return shapes.complete(steps, kind, asked, walk.max_steps, attached_kind(text, shapes.kinds, anchor))
 
     def _frame(self, pool: Question, entity_id: str) -> bool:
         """Whether the question's name for the entity is nothing but words that ask for steps."""

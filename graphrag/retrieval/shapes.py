@@ -98,11 +98,18 @@ class Shapes:
         best = max(s.within_kind >= 0.5 for s in found)
         return tuple(Step(s.type, True) for s in sorted(found, key=lambda s: s.type) if (s.within_kind >= 0.5) == best)
 
-    def complete(self, steps: list[set[Step]], start: Kind, asked: list[str], most: int) -> list[set[Step]]:
+    def complete(
+        self, steps: list[set[Step]], start: Kind, asked: list[str], most: int, attached: str | None = None
+    ) -> list[set[Step]]:
         """The steps read from the question's words, and one more to the kind the question asks for (by
         name, in the start's pack) when the chain does not reach it: ``Which items show a more specific kind
         of X?`` reads the hierarchy step, and the kinds' shapes add the step from those terms to the items
-        that show them."""
+        that show them. A kind ``attached`` to the entity (``the material of X``) is reached first, and the
+        steps read from words go on from there (``Which broader term covers the material of X?``)."""
+        if attached is not None and (start[0], attached) != start and len(steps) < most:
+            first = set(self.between(start, (start[0], attached)))
+            if first and not (steps and first <= steps[0]):
+                steps = [first, *steps]
         here, passed = {start}, {start}
         for step in steps:
             here = {end for kind in here for s in step for end in self._ends(kind, s)}

@@ -78,8 +78,27 @@ def named_kinds(question: str, kinds: Iterable[str], anchor: tuple[int, int]) ->
     return [kind for _, kind in sorted(found)]
 
 
+def attached_kind(question: str, kinds: Iterable[str], anchor: tuple[int, int]) -> str | None:
+    """The entity kind the question binds to the entity with ``of`` (``the material of X``, ``the fields of
+    X``): what the first step reaches, whatever the question asks of it next (``Which broader term covers the
+    material of X?`` is the material's broader term)."""
+    before = [stems(fold(m.group())) for m in WORD.finditer(question[: anchor[0]])]
+    while before and before[-1] & _ARTICLES:
+        before.pop()
+    if not before or "of" not in before[-1]:
+        return None
+    for kind in kinds:
+        forms = [stems(w) for w in query_words(kind.replace("_", " "))]
+        if forms and _holds(before, len(before) - 1 - len(forms), forms):
+            return kind
+    return None
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
 def _holds(words: list[frozenset[str]], at: int, forms: list[frozenset[str]]) -> bool:
-    return at + len(forms) <= len(words) and all(words[at + i] & form for i, form in enumerate(forms))
+    return at >= 0 and at + len(forms) <= len(words) and all(words[at + i] & form for i, form in enumerate(forms))
 
 
 def kind_stems(kinds: Iterable[str], heads: bool = False) -> frozenset[str]:

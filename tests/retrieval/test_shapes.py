@@ -8,7 +8,7 @@ import pytest
 from graphrag.retrieval.guidance import plan, step_words, unread
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.vocabulary import Step
-from graphrag.retrieval.word_forms import kind_stems, named_kinds
+from graphrag.retrieval.word_forms import attached_kind, kind_stems, named_kinds
 from tests.retrieval.graphs import E, graph_copy
 
 pytestmark = pytest.mark.fast
@@ -116,6 +116,36 @@ def test_the_kind_asked_for_adds_the_step_that_reaches_it() -> None:
     assert SHAPES.complete(read_steps, TERM, asked, 3) == [{Step("IS_A", False)}, {Step("HAS_FEATURE", False)}]
     assert SHAPES.complete([], TERM, ["item"], 3) == [{Step("HAS_FEATURE", False)}]
     assert SHAPES.complete([], TERM, ["term"], 3) == []  # which term ...: no step
+
+
+@pytest.mark.parametrize(
+    ("question", "attached", "expected"),
+    [
+        # the field of term 1 first, then its broader term: the kind bound to the entity by "of" is the first step
+        ("Which broader term covers the field of term 1?", "field", [{Step("IN_FIELD", True)}, {Step("IS_A", True)}]),
+        (
+            "Which broader term covers the fields of the term 1?",
+            "field",
+            [{Step("IN_FIELD", True)}, {Step("IS_A", True)}],
+        ),
+        # the field stands further out: reached last, as the kind asked for; the term bound is the entity's own kind
+        (
+            "In which field do you meet the broader term of term 1?",
+            "term",
+            [{Step("IS_A", True)}, {Step("IN_FIELD", True)}],
+        ),
+        ("Which items show term 1 of the field?", None, [{Step("HAS_FEATURE", False)}]),
+    ],
+)
+def test_a_kind_bound_to_the_entity_by_of_is_reached_first(
+    question: str, attached: str | None, expected: list[set[Step]]
+) -> None:
+    start = question.index("term 1")
+    anchor = (start, start + 6)
+    assert attached_kind(question, SHAPES.kinds, anchor) == attached
+    read_steps = plan(question, NAMES, anchor, 3, (), KINDS, SHAPES.upwards(TERM), KINDS)
+    asked = named_kinds(question, SHAPES.kinds, anchor)
+    assert SHAPES.complete(read_steps, TERM, asked, 3, attached) == expected
 
 
 @pytest.mark.parametrize(
