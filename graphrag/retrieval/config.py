@@ -184,6 +184,13 @@ class FusionConfig(_Frozen):
     vector_gain: float = Field(
         default=1.0, ge=0, description="Added to the vector list's weight times the share of words text cannot read."
     )
+    clear_first: float = Field(
+        default=1.5,
+        ge=0,
+        description="Full text's first hit scoring at least this many times its second shows that text read the "
+        "question, whatever script the packs' titles use: text then weighs as over packs of the question's "
+        "script (0: never).",
+    )
 
 
 class ContextConfig(_Frozen):

@@ -69,6 +69,12 @@ def agreement(lists: Sequence[Ranked], entity_id: str) -> float:
     return share / total if total > 0 else 0.0
 
 
+def stands_apart(candidates: Sequence[Candidate], ratio: float) -> bool:
+    """Whether a list's first score is at least ``ratio`` times its second (a list of one has no second to
+    stand apart from)."""
+    return ratio > 0 and len(candidates) >= 2 and candidates[0].score >= ratio * candidates[1].score > 0
+
+
 def agreed(lists: Sequence[Ranked]) -> str | None:
     """The entity two or more lists put first, every list that found anything agreeing (their weights aside):
     one list alone (full text reading nothing of a Russian question) agrees with nobody."""

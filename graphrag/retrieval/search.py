@@ -38,7 +38,7 @@ from graphrag.errors import InvalidArgument, name_list
 from graphrag.names import query_words
 from graphrag.retrieval.candidates import Candidate, Evidence, Question, Retriever, Starts, Warmed
 from graphrag.retrieval.config import DEFAULT, SearchConfig
-from graphrag.retrieval.fusion import Ranked, agreed, agreement, fuse
+from graphrag.retrieval.fusion import Ranked, agreed, agreement, fuse, stands_apart
 from graphrag.retrieval.guidance import plan, step_words, unread
 from graphrag.retrieval.lexical import PackScripts
 from graphrag.retrieval.linking import EntityLinker
@@ -278,6 +278,11 @@ class PackSearch:
             if steps or readings[c.id] == "reference" or (c.id in agreed and self._about(pool, c.id))
         }
         passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
+        # The titles' script is a prior: with nothing named, a full-text first hit standing clearly apart shows
+        # that text read the question (an English sentence matching the English summary of a Russian title).
+        reads = [found for name, found in lists.items() if self._registered[name].script == "reads"]
+        if not starts and any(stands_apart(found, config.fusion.clear_first) for found in reads):
+            coverage = 1.0
         each = [Ranked(found, self._weight(name, bool(starts), coverage)) for name, found in lists.items()]
         read, in_passing = each, [Ranked(passing, config.linking.weak_weight, scaled=True)]
         if not starts and config.fusion.unnamed_reading == "standard":

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphrag.retrieval.candidates import Candidate
-from graphrag.retrieval.fusion import Ranked, agreement, fuse, reciprocal_rank
+from graphrag.retrieval.fusion import Ranked, agreement, fuse, reciprocal_rank, stands_apart
 
 pytestmark = pytest.mark.fast
 
@@ -147,3 +147,19 @@ def test_by_standard_score_the_places_a_list_left_empty_count_zero() -> None:
 
     assert fuse([alone], "standard", 10, depth=30)[0][1] == pytest.approx((2.0 - 2.0 / 30) / (2.0 * 29**0.5 / 30))
     assert fuse([alone], "standard", 10, depth=1) == [("a", 0.0)]
+
+
+@pytest.mark.parametrize(
+    ("scores", "apart"),
+    [
+        ([95.0, 53.8, 53.7], True),  # one rare word more than the rest matched
+        ([60.0, 53.8], False),
+        ([95.0], False),  # one hit has no second to stand apart from
+        ([0.0, 0.0], False),
+    ],
+)
+def test_a_first_hit_stands_apart_when_it_scores_the_ratio_times_the_second(scores: list[float], apart: bool) -> None:
+    candidates = [Candidate(f"e{n}", score) for n, score in enumerate(scores)]
+
+    assert stands_apart(candidates, 1.5) is apart
+    assert stands_apart(candidates, 0) is False  # 0 turns the reading off

@@ -341,6 +341,27 @@ async def test_a_name_that_is_an_ordinary_word_does_not_take_over(run_ingest, cl
     assert "make" not in [hit.id for hit in found.results[:1]]
 
 
+async def test_an_english_summary_in_a_pack_titled_in_russian_is_found_by_its_clear_full_text_hit(
+    run_ingest, client_for, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Titles in Russian make full text a weak reader of an English question there, yet when its first hit
+    stands clearly apart (the one summary holding the question's number) it read the question: meaning,
+    drawn to the titles that say what the summaries say, must not push that hit out."""
+    pack = tmp_path / "notes"
+    pack.mkdir()
+    for n in range(12):
+        title = "Впечатления, воспоминания и убеждения" if n == 7 else f"Прототип орбитального троса {n}"
+        summary = f"The orbital tether prototype number {100_000 + 7919 * n} now carries the payload."
+        write_entity(pack, f"note{n}", "Текст заметки.", title=title, summary=f'"{summary}"')
+    for n in range(30):
+        write_entity(pack, f"other{n}", "Другой текст.", title=f"Другая заметка номер {n}", summary=f'"Заметка {n}."')
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(client, "The orbital tether prototype number 155433 now carries the payload.")
+
+    assert found.results[0].id == "note7"
+
+
 async def test_a_name_inside_a_quoted_description_is_left_to_full_text(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     pack = tmp_path / "libraries"
     pack.mkdir()
