@@ -25,26 +25,21 @@ descriptions the packs give their relations (``Needed only to build the package`
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
-from graphrag.names import STOP_WORDS, WORD, fold, query_words, quoted_passages, script_of
+from graphrag.names import STOP_WORDS, WORD, fold, quoted_passages, script_of
+from graphrag.retrieval.described import described_mentions, far_end_mentions
+from graphrag.retrieval.mentions import ARTICLES, Level, Mention, Name, Word, spelled
 from graphrag.retrieval.vocabulary import Described, Step
 from graphrag.retrieval.word_forms import same, stems
 
-LINKING_WORDS = frozenset({"by", "of", "to", "in", "on", "for", "from", "with", "has", "is", "at", "as"})
 _AGENT_ENDINGS = ("ents", "ers", "ors", "ent", "er", "or")  # dependents, users, providers: the other side
 _DEMONSTRATIVES = frozenset({"that", "this", "those", "these", "such"})
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
-_ARTICLES = frozenset({"the", "a", "an"})
-MAX_DESCRIPTION_WORDS = 64  # a relation's description read for relation words: its first 64 content words
 _REVERSING = frozenset({"reverse", "inverse"})  # the reverse dependencies of X: those on the other side
 Role = Literal["subject", "object", "either"]
-Level = Literal["up", "down", "either"]
 # Words that walk a hierarchy whatever the pack names it (``Shapes.upwards``), English and Russian: down
 # to the narrower entities, up to the broader ones, or either way by where the entity stands (``kinds of X``
 # is down, ``X is a kind of`` up; ``Какие виды входят в X`` down, ``X входит в`` up).
@@ -80,35 +75,6 @@ _LEVELS: tuple[tuple[Level, re.Pattern[str]], ...] = (
 # do, not what it is about.
 _IMPERATIVES = frozenset({"name", "list", "give", "show", "find", "tell", "identify", "назови", "перечисли", "найди"})
 _DETERMINERS = frozenset({"which", "what", "какой", "какая", "какое", "какие", "каком", "какого"})  # which kind of X: X
-
-
-@dataclass(frozen=True)
-class _Word:
-    text: str
-    start: int
-    end: int
-
-
-@dataclass(frozen=True)
-class _Name:
-    """A relation name as words: the ones that carry meaning, and whether it reads passively."""
-
-    name: str
-    step: Step
-    core: tuple[str, ...]
-    linking: tuple[str, ...]
-
-    @property
-    def passive(self) -> bool:
-        return self.name.endswith("_by")
-
-
-@dataclass(frozen=True)
-class _Mention:
-    first: int  # word positions in the question
-    last: int
-    names: tuple[_Name, ...]
-    level: Level | None = None  # a hierarchy word, whose steps are the hierarchy's, up or down
 
 
 def plan(
@@ -154,6 +120,10 @@ def plan(
             steps.append({Step(s.type, s.forward == up) for s in upwards})
             continue
         following = _following(question, words, mention.last)
+        if mention.far_end:  # the whole containing X: X's step to a whole; X is the whole of ...: back to X
+            forward = not (here < mention.first and following == "of")
+            steps.append({Step(n.step.type, n.step.forward == forward) for n in mention.names})
+            continue
         agent = _agent_noun(words[mention.last].text, mention.names)
         of_named = any("of" in name.linking for name in mention.names)  # part_of: "of" is the name's
         role = _role(here < mention.first, following, agent, _passive_voice(words, mention), of_named)
@@ -164,12 +134,12 @@ def plan(
     return steps
 
 
-def _chain(words: list[_Word], ordered: list[_Mention]) -> list[list[_Mention]]:
+def _chain(words: list[Word], ordered: list[Mention]) -> list[list[Mention]]:
     """Each step's mentions, the nearest to the entity first. A relation met again right after its own step is a
     step again (the dependencies of the dependencies of X), unless a demonstrative points back (which failure
     mode, and what does that failure mode ...); met after another step, it refers back (X requires a PEP; which
     PEP superseded that required PEP?)."""
-    chain: list[list[_Mention]] = []
+    chain: list[list[Mention]] = []
     for mention in ordered:
         back = mention.first > 0 and words[mention.first - 1].text in _DEMONSTRATIVES
         same = next((c for c in (chain if back else chain[:-1]) if _types(c[0]) == _types(mention)), None)
@@ -228,10 +198,10 @@ def _read(
     kinds: Set[str],
     upwards: Sequence[Step],
     heads: Set[str],
-) -> tuple[list[_Word], list[int], list[_Mention]]:
+) -> tuple[list[Word], list[int], list[Mention]]:
     """The question's words, those outside the entity and its quotes, and the relation and hierarchy words
     among them, in order."""
-    words = [_Word(fold(m.group()), m.start(), m.end()) for m in WORD.finditer(question)]
+    words = [Word(fold(m.group()), m.start(), m.end()) for m in WORD.finditer(question)]
     cited = quoted_passages(question)
     outside = [
         i
@@ -239,47 +209,42 @@ def _read(
         if (anchor is None or w.end <= anchor[0] or w.start >= anchor[1])
         and not any(start <= w.start and w.end <= end for start, end in cited)
     ]
-    vocabulary = [_spelled(name, step) for name, steps in names.items() for step in steps]
+    vocabulary = [spelled(name, step) for name, steps in names.items() for step in steps]
     mentions = _mentions(words, outside, vocabulary, heads)
-    mentions += _described_mentions(words, outside, mentions, described, kinds)
+    mentions += described_mentions(words, outside, mentions, described, kinds)
+    mentions += far_end_mentions(words, outside, mentions, described, kinds)
     mentions += _level_mentions(question, words, outside, mentions, upwards, anchor)
     return words, outside, sorted(mentions, key=lambda m: m.first)
 
 
-def _beyond(mention: _Mention, other: _Mention, at: int) -> bool:
+def _beyond(mention: Mention, other: Mention, at: int) -> bool:
     """Whether ``mention`` stands on ``other``'s side of the entity (word ``at``), further out."""
     return (mention.first < at) == (other.first < at) and abs(mention.first - at) > abs(other.first - at)
 
 
-def _types(mention: _Mention) -> frozenset[str]:
+def _types(mention: Mention) -> frozenset[str]:
     return frozenset(name.step.type for name in mention.names) or frozenset({f"level:{mention.level}"})
 
 
-def _english(words: list[_Word]) -> bool:
+def _english(words: list[Word]) -> bool:
     """Word order is read only in a question mostly written in Latin letters (besides its names and relation
     words); elsewhere both directions."""
     scripts = [script_of(w.text) for w in words if w.text not in STOP_WORDS]
     return sum(1 for s in scripts if s == "latin") * 2 >= len([s for s in scripts if s is not None])
 
 
-def _spelled(name: str, step: Step) -> _Name:
-    parts = tuple(p for p in name.split("_") if p)
-    core = tuple(p for p in parts if p not in LINKING_WORDS) or parts
-    return _Name(name, step, core, tuple(p for p in parts if p in LINKING_WORDS))
-
-
-def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name], heads: Set[str]) -> list[_Mention]:
+def _mentions(words: list[Word], outside: list[int], vocabulary: list[Name], heads: Set[str]) -> list[Mention]:
     """Relation names the question uses (outside the named entity), the best-matching names at each place. A
     name whose words all name entity kinds (``has_term`` in ``Which term ...``) is the answer's kind there,
     not a relation: the kinds' own relations are read from the graph's shapes instead."""
     free = set(outside)
-    found: list[_Mention] = []
+    found: list[Mention] = []
     position = 0
     while position < len(words):
         if position not in free or words[position].text in STOP_WORDS:
             position += 1
             continue
-        matched: list[tuple[tuple[int, int], _Name]] = []
+        matched: list[tuple[tuple[int, int], Name]] = []
         for name in vocabulary:
             span = len(name.core)
             if position + span > len(words) or not all(
@@ -298,78 +263,21 @@ def _mentions(words: list[_Word], outside: list[int], vocabulary: list[_Name], h
             # hold either, and _directions reads each in its own voice
             best += [name for score, name in matched if score[0] == best_score[0] and not name.linking]
         if best:
-            found.append(_Mention(position, position + best_score[0] - 1, tuple(best)))
+            found.append(Mention(position, position + best_score[0] - 1, tuple(best)))
             position += best_score[0]
         else:
             position += 1
     return found
 
 
-def _described_mentions(
-    words: list[_Word], outside: list[int], named: list[_Mention], described: Sequence[Described], kinds: Set[str]
-) -> list[_Mention]:
-    """Relation words no name spells, read from the relations' descriptions (``needed to build`` ~
-    "Needed only to build the package"). A word weighs log(descriptions / descriptions holding it). A run of
-    such words (stop words between) names the relation whose description holds two of them, one of them
-    held by no other relation's, with the most weight; one shared word is as likely an example in the
-    description or the question's own word. A run with no word of one relation alone joins the next run
-    when only the entity, kinds and stop words stand between them (``need X to build``), and the mention
-    stands where it stands. Relations the question names already are not read from their descriptions."""
-    named_types = {n.step.type for m in named for n in m.names}
-    readable = {d for d, relation in enumerate(described) if relation.step.type not in named_types}
-    if not readable:
-        return []
-    held = [_description_stems(d.description) for d in described]
-    taken = {i for m in named for i in range(m.first, m.last + 1)}
-    weights: dict[int, dict[int, float]] = {}  # per question word, the readable descriptions holding it
-    for i in outside:
-        forms = stems(words[i].text)
-        if i in taken or words[i].text in STOP_WORDS or forms & kinds:
-            continue
-        holding = [d for d, description in enumerate(held) if forms & description]
-        if readable.intersection(holding):  # a word every description holds weighs nothing, but is one of two
-            weights[i] = {d: math.log(len(described) / len(holding)) for d in holding if d in readable}
-    runs: list[list[int]] = []
-    for i in sorted(weights):
-        if runs and all(
-            j in outside and j not in taken and words[j].text in STOP_WORDS for j in range(runs[-1][-1] + 1, i)
-        ):
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    found: list[_Mention] = []
-    pending: list[int] = []  # the last run with no word of one relation alone
-    for run in runs:
-        own = {d for i in run for d in weights[i] if len({described[e].step.type for e in weights[i]}) == 1}
-        if not own:
-            pending = run
-            continue
-        if pending and not all(
-            j not in outside or j in taken or words[j].text in STOP_WORDS or stems(words[j].text) & kinds
-            for j in range(pending[-1] + 1, run[0])
-        ):
-            pending = []
-        score = {
-            d: sum(weights[i].get(d, 0.0) for i in pending + run)
-            for d in own
-            if sum(1 for i in pending + run if d in weights[i]) >= 2
-        }
-        if score:
-            best = [d for d, value in score.items() if value == max(score.values())]
-            at = pending if any(d in weights[i] for i in pending for d in best) else run
-            found.append(_Mention(at[0], at[-1], tuple(_spelled(described[d].name, described[d].step) for d in best)))
-        pending = []
-    return found
-
-
 def _level_mentions(
     question: str,
-    words: list[_Word],
+    words: list[Word],
     outside: list[int],
-    named: list[_Mention],
+    named: list[Mention],
     upwards: Sequence[Step],
     anchor: tuple[int, int] | None,
-) -> list[_Mention]:
+) -> list[Mention]:
     """The words that walk a hierarchy, each a step (``the broader term of the broader term of X`` is two),
     but words side by side one step (``more specific kinds`` is one step down). Relation names the question
     spells win their words; ``which kind of vessel ...`` only says what the answer is, but ``What kind of
@@ -377,7 +285,7 @@ def _level_mentions(
     if not upwards:
         return []
     free = set(outside) - {i for m in named for i in range(m.first, m.last + 1)}
-    found: list[_Mention] = []
+    found: list[Mention] = []
     for level, pattern in _LEVELS:
         for match in pattern.finditer(question):
             at = [i for i, w in enumerate(words) if match.start() <= w.start and w.end <= match.end()]
@@ -389,42 +297,37 @@ def _level_mentions(
                 if not _asks_what_it_is(question, words, at[-1], anchor):
                     continue
                 read = "up"
-            found.append(_Mention(at[0], at[-1], (), read))
-    joined: list[_Mention] = []
+            found.append(Mention(at[0], at[-1], (), read))
+    joined: list[Mention] = []
     for mention in sorted(found, key=lambda m: m.first):
         if joined and mention.first <= joined[-1].last + 1:
             last = joined.pop()
             kept = last if last.level != "either" else mention
-            mention = _Mention(last.first, max(last.last, mention.last), (), kept.level)
+            mention = Mention(last.first, max(last.last, mention.last), (), kept.level)
         joined.append(mention)
     return joined
 
 
-@lru_cache(maxsize=1 << 12)
-def _description_stems(description: str) -> frozenset[str]:
-    return frozenset(stem for word in query_words(description)[:MAX_DESCRIPTION_WORDS] for stem in stems(word))
-
-
-def _apposition(words: list[_Word], mention: _Mention, at: int) -> bool:
+def _apposition(words: list[Word], mention: Mention, at: int) -> bool:
     """``the formalization 'X'``: a word between an article and the entity names what the entity is."""
-    return mention.last + 1 == at and mention.first > 0 and words[mention.first - 1].text in _ARTICLES
+    return mention.last + 1 == at and mention.first > 0 and words[mention.first - 1].text in ARTICLES
 
 
-def _attached(words: list[_Word], mention: _Mention, at: int) -> bool:
+def _attached(words: list[Word], mention: Mention, at: int) -> bool:
     """``the dependencies of X``: a relation noun bound to the entity by ``of``/``by`` is the first step,
     whatever stands on the entity's other side."""
     between = [w.text for w in words[mention.last + 1 : at]]
     return bool(between) and between[0] in ("of", "by") and all(w in STOP_WORDS for w in between)
 
 
-def _following(question: str, words: list[_Word], last: int) -> str:
+def _following(question: str, words: list[Word], last: int) -> str:
     """The word right after a relation word, unless punctuation ends the phrase first."""
     if last + 1 >= len(words) or question[words[last].end : words[last + 1].start].strip():
         return ""
     return words[last + 1].text
 
 
-def _asks_what_it_is(question: str, words: list[_Word], last: int, anchor: tuple[int, int] | None) -> bool:
+def _asks_what_it_is(question: str, words: list[Word], last: int, anchor: tuple[int, int] | None) -> bool:
     """``What kind of thing is X?``: the kind word is followed by a verb ``be`` and then the entity, named
     (at most four words on) or quoted as its description (``What kind of thing is the term defined as "..."``:
     the verb within the first three words after the kind word, the description within eight)."""
@@ -438,7 +341,7 @@ def _asks_what_it_is(question: str, words: list[_Word], last: int, anchor: tuple
     return len(between) <= 8 and any(w in _BE for w in between[:3])
 
 
-def _unnamed_anchor(words: list[_Word], mentions: list[_Mention]) -> int:
+def _unnamed_anchor(words: list[Word], mentions: list[Mention]) -> int:
     """With nothing named, the described entity is on the side of the relation words with more content."""
     used = {i for m in mentions for i in range(m.first, m.last + 1)} | _opening_imperative(words)
     content = [i for i, w in enumerate(words) if i not in used and w.text not in STOP_WORDS and len(w.text) > 2]
@@ -447,16 +350,16 @@ def _unnamed_anchor(words: list[_Word], mentions: list[_Mention]) -> int:
     return len(words) if after > before else -1
 
 
-def _opening_imperative(words: list[_Word]) -> set[int]:
+def _opening_imperative(words: list[Word]) -> set[int]:
     return {0} if words and words[0].text in _IMPERATIVES else set()
 
 
-def _agent_noun(word: str, names: tuple[_Name, ...]) -> bool:
+def _agent_noun(word: str, names: tuple[Name, ...]) -> bool:
     """``dependents`` or ``users`` (those on the other side of the relation), not ``dependencies``."""
     return word.endswith(_AGENT_ENDINGS) and not any(t.endswith(_AGENT_ENDINGS) for n in names for t in n.core)
 
 
-def _passive_voice(words: list[_Word], mention: _Mention) -> bool:
+def _passive_voice(words: list[Word], mention: Mention) -> bool:
     """``What is needed to build X``, ``the packages needed to build X``: a participle after a form of ``be``
     or before ``to`` among the mention's words (X needs what is asked for)."""
     for i in range(mention.first, mention.last + 1):
@@ -484,7 +387,7 @@ def _role(before: bool, following: str, agent: bool, passive: bool, of_named: bo
     return "object"
 
 
-def _directions(name: _Name, role: Role, following: str, english: bool) -> list[Step]:
+def _directions(name: Name, role: Role, following: str, english: bool) -> list[Step]:
     """The type's direction(s) from the entity: ``with`` (conflicts with, works with) reads both ways, and
     so does every relation of a question whose word order is not read."""
     if following == "with" or not english or role == "either":

@@ -40,12 +40,15 @@ def steps(
     names: dict[str, tuple[Step, ...]],
     named: str | None,
     described: list[Described] | None = None,
+    kinds: frozenset[str] | None = None,
 ) -> list[list[tuple[str, bool]]]:
     anchor = None
     if named is not None:
         start = question.index(named)
         anchor = (start, start + len(named))
-    found = plan(question, names, anchor, 3, described or [], PACKAGE_KIND if described else frozenset())
+    if kinds is None:
+        kinds = PACKAGE_KIND if described else frozenset()
+    found = plan(question, names, anchor, 3, described or [], kinds)
     return [sorted((s.type, s.forward) for s in step) for step in found]
 
 
@@ -234,6 +237,39 @@ def test_without_descriptions_the_names_alone_miss_those_words() -> None:
 )
 def test_a_word_or_two_a_description_happens_to_hold_is_no_relation(question: str) -> None:
     assert steps(question, RECIPES, None, RECIPES_DESCRIBED) == []
+
+
+# A classification whose descriptions name each relation's far end by a noun phrase.
+TERMS = vocabulary({"is_a": "has_subtype", "part_of": "has_part", "made_of": "material_of", "in_field": "field_of"})
+TERMS_DESCRIBED = [
+    Described("is_a", Step("IS_A", True), "The broader term this one is a kind of."),
+    Described("part_of", Step("PART_OF", True), "The whole this thing is a part of."),
+    Described("made_of", Step("MADE_OF", True), "A material or substance this thing is made of."),
+    Described("in_field", Step("IN_FIELD", True), "The field, subject or activity the term is used in."),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What substance goes into rudder?", [[("MADE_OF", True)]]),
+        ("Which larger whole includes the substance used to make rudder?", [[("MADE_OF", True)], [("PART_OF", True)]]),
+        ("Which larger whole includes the whole containing rudder?", [[("PART_OF", True)], [("PART_OF", True)]]),
+        ("Which subject area does rudder come from?", [[("IN_FIELD", True)]]),
+        ("Which substance is rudder made of?", [[("MADE_OF", True)]]),  # named already: one step, not two
+    ],
+)
+def test_a_noun_a_description_names_the_relations_far_end_by_asks_for_that_step(
+    question: str, expected: list[list[tuple[str, bool]]]
+) -> None:
+    assert steps(question, TERMS, "rudder", TERMS_DESCRIBED, kinds=kind_stems(["term"])) == expected
+
+
+def test_a_description_that_is_a_sentence_names_no_far_end() -> None:
+    """ "A mission belongs to a programme" says what the relation's near end does: "programme" is no step."""
+    described = [Described("part_of", Step("PART_OF", True), "A mission belongs to a programme.")]
+
+    assert steps("Which programme has the most launches?", {}, None, described) == []
 
 
 @pytest.mark.parametrize(
