@@ -153,8 +153,10 @@ class TextSearch:
         # an entity not yet given its key (written before keys, until the next start) keeps its words' score
         scores: dict[str, float] = {hit["id"]: hit["score"] for hit in row["found"]}
         scores.update((hit["id"], hit["score"]) for hit in row["scored"])
-        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[: question.limit]
-        return [Candidate(i, score) for i, score in ranked], set(row["written"])
+        written = set(row["written"])
+        # what holds a quote as written is kept whatever its words scored: a filtered search reads many more
+        ranked = sorted(scores.items(), key=lambda item: (item[0] not in written, -item[1], item[0]))
+        return [Candidate(i, score) for i, score in ranked[: question.limit]], written
 
     def _read(self, index: str, text: TextQuery, question: Question, fetch: int) -> dict[str, Any]:
         (row,) = self._graph.read(

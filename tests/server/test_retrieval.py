@@ -417,22 +417,24 @@ async def test_a_quoted_passage_found_as_written_comes_first_whatever_the_words_
     assert found.results[0].id == "holder"
 
 
+@pytest.mark.parametrize("packs", [None, ["crowded"]])
 async def test_a_quoted_passage_is_found_as_written_beyond_the_entities_its_words_find_first(
-    run_ingest, client_for, tmp_path: Path
+    run_ingest, client_for, tmp_path: Path, packs: list[str] | None
 ) -> None:  # type: ignore[no-untyped-def]
     """The words find the entities the whole query scores, and so does the quoted passage: 150 short entries
-    holding its words far apart outscore, on the words alone, the long one that holds it as written."""
+    holding its words far apart outscore the long one that holds it as written, on the words and on the whole
+    query: it is kept all the same, with a pack filter too (which reads many more of them)."""
     pack = tmp_path / "crowded"
     pack.mkdir()
     gap = "one two three four five six"
     apart = f"zeta {gap} eta {gap} theta {gap} iota."
     for n in range(150):
         write_entity(pack, f"apart{n:03d}", f"{apart} {apart}", title=f"Entry {n}", summary="Note.")
-    filler = " ".join(f"Line {n} of a changelog about unrelated matters." for n in range(20))
+    filler = " ".join(f"Line {n} of a changelog about unrelated matters." for n in range(300))
     write_entity(pack, "holder", f"{filler} Then zeta eta theta iota. {filler}", title="Changelog", summary="Log.")
     run_ingest(pack)
     async with client_for() as client:
-        found = await search(client, 'Which entry says "zeta eta theta iota"?', mode="text")
+        found = await search(client, 'Which entry says "zeta eta theta iota"?', mode="text", packs=packs)
 
     assert found.results[0].id == "holder"
 
