@@ -52,6 +52,7 @@ class Question:
     hidden: frozenset[str] = frozenset()
     mentions: tuple[Mention, ...] = ()
     step_words: frozenset[str] = frozenset()
+    relation_words: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)  # read by meaning (translated.py)
 
 
 @dataclass(frozen=True)

@@ -155,6 +155,13 @@ class WalkConfig(_Frozen):
         default=0.5, ge=0, description="A step into an entity of degree d weighs d^-x: a hub is a start, not a flood."
     )
     max_steps: int = Field(default=3, ge=1, le=4, description="Longest chain of typed steps read from a question.")
+    relation_meaning: float = Field(
+        default=0.7,
+        ge=0,
+        le=1,
+        description="A question word in another script than the relation names (заменило) is the relation name "
+        "closest to it in meaning when at least this close and no kind is closer (0: never).",
+    )
     seed_hits: int = Field(
         default=3, ge=0, description="With nothing named, a question's relation steps start from this many best hits."
     )

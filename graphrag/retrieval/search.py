@@ -47,6 +47,7 @@ from graphrag.retrieval.reading import ListRead, NameRead, Reading, role
 from graphrag.retrieval.registry import Sources, registration
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
+from graphrag.retrieval.translated import RelationMeanings
 from graphrag.retrieval.vector_index import VectorIndex, open_vector_index
 from graphrag.retrieval.vocabulary import Described, RelationVocabulary, Step
 from graphrag.retrieval.word_forms import attached_kind, kind_stems, named_kinds
@@ -128,6 +129,7 @@ class PackSearch:
         self._snapshot = snapshot
         self._vocabulary = vocabulary
         self.linker = EntityLinker(graph, snapshot, config.linking)
+        self._meanings = RelationMeanings(embedder, config.walk.relation_meaning)
         sources = Sources(graph, embedder, index, snapshot)
         # text and vector answer pack_search's modes of the same names, whether hybrid fuses them or not
         named = dict.fromkeys(["text", "vector", *(spec.name for spec in config.retrievers)])
@@ -215,12 +217,12 @@ class PackSearch:
         return self._hybrid(self.read(text, max(self._config.pool, limit), packs, kinds), limit)
 
     def read(self, text: str, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None) -> Question:
-        """The question as hybrid search reads it, once: the names it uses and the words that ask for steps
-        (read before the lists, so that full text leaves them out)."""
-        names, described = self._relations(packs)
+        """The question read once: its names and the words asking for steps (before the lists: text leaves them out)."""
+        meant = self._meanings.words(text, self._relations(packs)[0], self._shapes().kinds)
+        names, described = self._relations(packs, meant)
         kind_words, heads = self._kind_words()
         asking = step_words(text, names, described, kind_words, self._shapes().upwards(None), heads)
-        return Question(text, limit, packs, kinds, self._hidden, self.linker.mentions(text), asking)
+        return Question(text, limit, packs, kinds, self._hidden, self.linker.mentions(text), asking, meant)
 
     def _kind_words(self) -> tuple[frozenset[str], frozenset[str]]:
         """Every word of the entity kinds, and each kind's last word (see ``plan``)."""
@@ -384,13 +386,15 @@ class PackSearch:
             tuple(lists),
         )
 
-    def _relations(self, packs: Sequence[str] | None) -> tuple[dict[str, tuple[Step, ...]], tuple[Described, ...]]:
-        """The relation names and descriptions of the packs searched: a relation word of another pack (``made``
-        of made_of) is no step over these."""
+    def _relations(
+        self, packs: Sequence[str] | None, meant: Mapping[str, tuple[Step, ...]] | None = None
+    ) -> tuple[dict[str, tuple[Step, ...]], tuple[Described, ...]]:
+        """The relation names and descriptions of the packs searched (a relation word of another pack, ``made``
+        of made_of, is no step over these), with the question's words that ``meant`` one of those names."""
         hidden = set(self._hidden)
         if packs is not None:
             hidden.update(p for p in self._vocabulary.packs() if p not in packs)
-        return self._vocabulary.names(hidden), self._vocabulary.described(hidden)
+        return {**self._vocabulary.names(hidden), **(meant or {})}, self._vocabulary.described(hidden)
 
     def _steps(self, pool: Question, start: str | None, first: str | None) -> list[set[Step]]:
         """The typed steps the question asks for from ``start`` (its first sure name): read from relation
@@ -404,7 +408,7 @@ class PackSearch:
         text = pool.text
         anchor = self.linker.span_of(pool, start) if start is not None else None
         shapes = self._shapes()
-        names, described = self._relations(pool.packs)
+        names, described = self._relations(pool.packs, pool.relation_words)
         walk = self._config.walk
         kinds, heads = self._kind_words()
         steps = plan(text, names, anchor, walk.max_steps, described, kinds, shapes.upwards(kind), heads)
@@ -426,7 +430,7 @@ class PackSearch:
         all the question says besides relation, hierarchy and kind words (``What is list a kind of?``)."""
         copy = self._snapshot.current()
         text = pool.text
-        relations, described = self._relations(pool.packs)
+        relations, described = self._relations(pool.packs, pool.relation_words)
         kinds, heads = self._kind_words()
         for candidate in names:
             span = self.linker.span_of(pool, candidate.id)

@@ -41,6 +41,15 @@ async def test_titles_link_in_any_script_and_case(example: Client[Any]) -> None:
     assert [hit.id for hit in found.results if "linked" in hit.matched] == ["SM.PERSON.KOROLEV"]
 
 
+async def test_a_russian_relation_word_walks_the_english_named_relation_it_means(example: Client[Any]) -> None:
+    """``запущен`` spells no relation name (``launched_by``), yet means it: the rocket comes right after the
+    mission, ahead of its crew."""
+    found = await search(example, "Кем запущен Apollo 11?")
+
+    assert [hit.id for hit in found.results[:2]] == ["SM.MISSION.APOLLO11", "SM.VEHICLE.SATURNV"]
+    assert found.results[1].via == ["SM.MISSION.APOLLO11", "launched_by", "SM.VEHICLE.SATURNV"]
+
+
 async def test_graph_hits_say_the_typed_path_from_the_named_entity(example: Client[Any]) -> None:
     found = await search(example, "Which rocket launched Vostok 1?")
     walked = [hit for hit in found.results if "graph" in hit.matched]
