@@ -59,6 +59,11 @@ STOP_WORDS = frozenset(
     的 了 是 在 我 我们 你 他 她 它 和 与 或 吗 呢 怎么 如何 什么 哪 这 那
     """.split()
 )
+# The words that ask which one (``Which rocket ...``, ``Какую группировку ...``): the noun after one names what
+# the answer is.
+INTERROGATIVES = frozenset(
+    {"which", "what", "какой", "какая", "какое", "какие", "каком", "какого", "какую", "каким", "каких", "какими"}
+)
 
 TEAM_PACK_PREFIX = "github:"  # pack ids of team sources (GitHub repositories); no local pack may take one
 

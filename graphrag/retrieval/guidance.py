@@ -29,7 +29,7 @@ import re
 from collections.abc import Mapping, Sequence, Set
 from typing import Literal
 
-from graphrag.names import STOP_WORDS, WORD, fold, quoted_passages, script_of
+from graphrag.names import INTERROGATIVES, STOP_WORDS, WORD, fold, quoted_passages, script_of
 from graphrag.retrieval.described import described_mentions, far_end_mentions
 from graphrag.retrieval.mentions import ARTICLES, Level, Mention, Name, Word, spelled
 from graphrag.retrieval.vocabulary import Described, Step
@@ -74,7 +74,6 @@ _LEVELS: tuple[tuple[Level, re.Pattern[str]], ...] = (
 # A question opening with an imperative (``Name the parts of X``, ``List the ...``, ``Назови ...``) says what to
 # do, not what it is about.
 _IMPERATIVES = frozenset({"name", "list", "give", "show", "find", "tell", "identify", "назови", "перечисли", "найди"})
-_DETERMINERS = frozenset({"which", "what", "какой", "какая", "какое", "какие", "каком", "какого"})  # which kind of X: X
 
 
 def plan(
@@ -120,8 +119,10 @@ def plan(
             steps.append({Step(s.type, s.forward == up) for s in upwards})
             continue
         following = _following(question, words, mention.last)
-        if mention.far_end:  # the whole containing X: X's step to a whole; X is the whole of ...: back to X
-            forward = not (here < mention.first and following == "of")
+        if mention.far_end or _comparative(words, mention, following, at):
+            # the whole containing X, the broader concept of X, broader than X: X's step to what the word names;
+            # X is the whole of ..., X is broader than ...: back to X
+            forward = not (here < mention.first and following in ("of", "than"))
             steps.append({Step(n.step.type, n.step.forward == forward) for n in mention.names})
             continue
         agent = _agent_noun(words[mention.last].text, mention.names)
@@ -292,8 +293,10 @@ def _level_mentions(
             if not at or not free.issuperset(at):
                 continue
             read: Level = level
+            if _modifier(question, words, at[-1]):
+                continue
             english_singular = script_of(words[at[0]].text) == "latin" and not words[at[0]].text.endswith("s")
-            if level == "either" and at[0] and words[at[0] - 1].text in _DETERMINERS and english_singular:
+            if level == "either" and at[0] and words[at[0] - 1].text in INTERROGATIVES and english_singular:
                 if not _asks_what_it_is(question, words, at[-1], anchor):
                     continue
                 read = "up"
@@ -306,6 +309,16 @@ def _level_mentions(
             mention = Mention(last.first, max(last.last, mention.last), (), kept.level)
         joined.append(mention)
     return joined
+
+
+_SORT_NOUNS = re.compile(r"(?:kind|type|sort|variet(?:y|ie))s?")
+
+
+def _modifier(question: str, words: list[Word], last: int) -> bool:
+    """``static type checkers``, ``type hints``: a word for sorts that qualifies the noun after it asks for no
+    kinds (``kinds of X``, ``What kind is X?`` do)."""
+    following = _following(question, words, last)
+    return bool(following) and following not in STOP_WORDS and _SORT_NOUNS.fullmatch(words[last].text) is not None
 
 
 def _apposition(words: list[Word], mention: Mention, at: int) -> bool:
@@ -352,6 +365,17 @@ def _unnamed_anchor(words: list[Word], mentions: list[Mention]) -> int:
 
 def _opening_imperative(words: list[Word]) -> set[int]:
     return {0} if words and words[0].text in _IMPERATIVES else set()
+
+
+def _comparative(words: list[Word], mention: Mention, following: str, at: int) -> bool:
+    """``broader than X``, ``the narrower concepts of X``: a relation named by a comparative (``broader``,
+    ``narrower``) names its far end, as a description's noun does, not the one who acts (``the users of X``)."""
+    word = words[mention.last].text
+    named = len(mention.names) > 0 and all(
+        len(name.core) == 1 and name.core[0].endswith("er") for name in mention.names
+    )
+    described = following == "than" or (following not in STOP_WORDS and following != "" and mention.last + 1 != at)
+    return mention.first == mention.last and word.endswith("er") and named and described
 
 
 def _agent_noun(word: str, names: tuple[Name, ...]) -> bool:

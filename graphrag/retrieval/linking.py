@@ -21,14 +21,33 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from graphrag.names import STOP_WORDS, name_token_spans, name_tokens, quoted_passages, script_of, transliterated
+from graphrag.names import (
+    INTERROGATIVES,
+    STOP_WORDS,
+    WORD,
+    fold,
+    name_token_spans,
+    name_tokens,
+    quoted_passages,
+    script_of,
+    transliterated,
+)
 from graphrag.retrieval.candidates import Candidate, Evidence, Mention, Question, Starts
 from graphrag.retrieval.config import LinkingConfig
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
 from graphrag.stores.graph import GraphStore
 
-Reading = Literal["reference", "name", "cited"]
-_STRENGTH: dict[Reading, int] = {"cited": 0, "name": 1, "reference": 2}
+Reading = Literal["reference", "name", "cited", "kind"]
+_STRENGTH: dict[Reading, int] = {"cited": 0, "kind": 0, "name": 1, "reference": 2}
+UNNAMED: frozenset[Reading] = frozenset({"cited", "kind"})  # uses of a name that do not name its entity
+# The words that open a description the question goes on to quote: ``the thing described as "..."``, ``the
+# term defined as``, ``the PEP that says``, ``the entry containing the words``, ``группировка с пояснением
+# «...»``, ``группировка, описанная как``.
+_DESCRIBING = re.compile(
+    r"(?:\w+ed|as|that|which|whose|containing|with|says?|saying|known|\w+нн\w*|с|со|под|котор\w*|чь?[еёия]\w*)",
+    re.IGNORECASE,
+)
+MAX_HEADING_WORDS = 5  # words between a name and the passage whose description it heads
 MAX_QUERY_CHARS = 4000  # names are looked for in a question's first 4,000 characters
 _OPENING_QUOTES = "\"'`«“‘„"
 _CLOSING_QUOTES = "\"'`»”’“"
@@ -124,8 +143,9 @@ class EntityLinker:
 
     def readings(self, question: Question) -> dict[str, Reading]:
         """How the question uses each name, the strongest use per entity: as a ``reference`` (quoted on
-        its own, or an id written as one), as a ``name`` in its prose, or ``cited`` inside a passage it
-        quotes (a description that happens to name it)."""
+        its own, or an id written as one), as a ``name`` in its prose, ``cited`` inside a passage it
+        quotes (a description that happens to name it), or as a ``kind``: what the answer is (``What whole
+        ...``) or what a description it quotes is of (``the thing described as "..."``), not which entity."""
         table = self.table()
         ids = self._snapshot.current().entities.ids
         text = question.text
@@ -137,6 +157,8 @@ class EntityLinker:
                 reading: Reading = "cited"
             elif self._as_reference(table, m, text, ids[m.row]):
                 reading = "reference"
+            elif _asked(text, m.start) or _heads(text, m.end, passages):
+                reading = "kind"
             else:
                 reading = "name"
             entity = ids[m.row]
@@ -225,6 +247,21 @@ def _scan(table: NameTable, spans: list[tuple[str, int, int]]) -> list[Mention]:
 
 def _latin(token: str) -> list[str]:
     return [token] if token.isascii() else name_tokens(transliterated(token)) or [token]
+
+
+def _asked(text: str, start: int) -> bool:
+    """Whether the name starting at ``start`` follows a word asking which one (``What whole ...``)."""
+    before = WORD.findall(text[:start])
+    return bool(before) and fold(before[-1]) in INTERROGATIVES
+
+
+def _heads(text: str, end: int, passages: list[tuple[int, int]]) -> bool:
+    """Whether the name ending at ``end`` opens a description the question quotes a few words on."""
+    following = next((start for start, _ in passages if start >= end), None)
+    if following is None:
+        return False
+    between = WORD.findall(text[end:following])
+    return 0 < len(between) <= MAX_HEADING_WORDS and _DESCRIBING.fullmatch(between[0]) is not None
 
 
 def _quoted(text: str, start: int, end: int) -> bool:

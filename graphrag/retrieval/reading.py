@@ -20,7 +20,7 @@ class NameRead:
 
     id: str
     confidence: float
-    written: str  # name, reference (quoted, an id), cited (inside a quoted passage)
+    written: str  # name, reference (quoted, an id), cited (inside a quoted passage), kind
     role: str  # start, in passing, cited
 
 
@@ -83,4 +83,6 @@ def role(entity_id: str, starts: Mapping[str, float], readings: Mapping[str, str
         return "a start (ranks first; steps and walks go out from it)"
     if readings.get(entity_id) == "cited":
         return "inside a quoted passage (left to full text)"
+    if readings.get(entity_id) == "kind":
+        return "says what the answer or a quoted description is, not which entity (left to full text)"
     return "met in passing (one more list, weighed by its confidence)"

@@ -41,7 +41,7 @@ from graphrag.retrieval.config import DEFAULT, SearchConfig
 from graphrag.retrieval.fusion import Ranked, agreed, agreement, fuse, stands_apart
 from graphrag.retrieval.guidance import plan, step_words, unread
 from graphrag.retrieval.lexical import PackScripts
-from graphrag.retrieval.linking import EntityLinker
+from graphrag.retrieval.linking import UNNAMED, EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
 from graphrag.retrieval.reading import ListRead, NameRead, Reading, role
 from graphrag.retrieval.registry import Sources, registration
@@ -257,7 +257,7 @@ class PackSearch:
         }
         links = self.linker.retrieve(pool)
         readings = self.linker.readings(pool) if links else {}
-        sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) != "cited"]
+        sure = [c for c in links if c.score >= config.linking.min_confidence and readings.get(c.id) not in UNNAMED]
         # a title that is one of the words asking for steps ("category" in "the category of X") is that word
         sure = [c for c in sure if readings.get(c.id) == "reference" or not self._frame(pool, c.id)]
         sure.sort(key=lambda c: -c.score)  # the surest name anchors the steps
@@ -279,7 +279,7 @@ class PackSearch:
             for c in sure
             if steps or readings[c.id] == "reference" or (c.id in agreed and self._about(pool, c.id))
         }
-        passing = [c for c in links if c.id not in starts and readings.get(c.id) != "cited"]
+        passing = [c for c in links if c.id not in starts and readings.get(c.id) not in UNNAMED]
         # The titles' script is a prior: with nothing named, a full-text first hit standing clearly apart shows
         # that text read the question (an English sentence matching the English summary of a Russian title).
         reads = [found for name, found in lists.items() if self._registered[name].script == "reads"]

@@ -284,3 +284,22 @@ def test_a_relation_word_goes_by_its_synonyms_and_an_opening_imperative_is_no_co
     question: str, named: str | None, expected: list[list[tuple[str, bool]]]
 ) -> None:
     assert steps(question, MISSIONS, named) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which PEP gave annotations semantics for static type checkers?", []),
+        ("Which PEP defined type hints?", []),
+        ("What kinds of annotations are there?", [[("SUPERSEDED_BY", False)]]),
+    ],
+)
+def test_a_word_for_sorts_that_qualifies_a_noun_asks_for_no_kinds(
+    question: str, expected: list[list[tuple[str, bool]]]
+) -> None:
+    """``type checkers``: the word says which checkers; ``kinds of X`` walks the hierarchy down."""
+    upwards = (Step("SUPERSEDED_BY", True),)
+    start = question.index("annotations") if "annotations" in question else None
+    anchor = (start, start + len("annotations")) if start is not None else None
+    found = plan(question, PEPS, anchor, 3, (), frozenset(), upwards)
+    assert [sorted((s.type, s.forward) for s in step) for step in found] == expected

@@ -7,9 +7,9 @@ from typing import cast
 
 import pytest
 
-from graphrag.names import name_token_spans, name_tokens, transliterated
+from graphrag.names import name_token_spans, name_tokens, quoted_passages, transliterated
 from graphrag.retrieval.config import LinkingConfig
-from graphrag.retrieval.linking import EntityLinker, NameTable, _scan, _written_as_id
+from graphrag.retrieval.linking import EntityLinker, NameTable, _asked, _heads, _scan, _written_as_id
 from graphrag.retrieval.snapshot import GraphSnapshot
 from graphrag.stores.graph import GraphStore
 from tests.retrieval.graphs import E, graph_copy
@@ -128,3 +128,27 @@ def test_an_id_matched_only_through_transliteration_is_no_reference() -> None:
 def test_a_lone_surname_counts_only_when_written_as_a_name() -> None:
     assert confidence("What did Gagarin say?", "gagarin", "SM.PERSON.GAGARIN", 0) == 1.0
     assert confidence("The gagarin crater is where?", "gagarin", "SM.PERSON.GAGARIN", 0) == 0.0
+
+
+def says_what(question: str, name: str) -> bool:
+    """Whether ``name`` in ``question`` says what an entity is rather than which (``linker.readings``' kind)."""
+    start = question.index(name)
+    return _asked(question, start) or _heads(question, start + len(name), quoted_passages(question))
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "kind"),
+    [
+        ('What is the thing described as "a pen for cattle" a kind of?', "thing", True),
+        ("Which category does the term defined as 'a pen for cattle' fall under?", "term", True),
+        ("Какие группировки входят в группировку с пояснением «выращивание риса»?", "группировку", True),
+        ("What whole does the rudder belong to?", "whole", True),
+        ("Какую группировку включает раздел A?", "группировку", True),
+        ('Did Apollo 11 carry "Eagle"?', "Apollo 11", False),
+        ("Who flew on Apollo 11?", "Apollo 11", False),
+    ],
+)
+def test_a_name_heading_a_quoted_description_or_asked_for_says_what_not_which(
+    question: str, name: str, kind: bool
+) -> None:
+    assert says_what(question, name) is kind

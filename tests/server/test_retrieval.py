@@ -388,6 +388,32 @@ async def test_a_name_inside_a_quoted_description_is_left_to_full_text(run_inges
     assert named.results[0].matched[0] == "linked"
 
 
+async def test_a_title_that_heads_a_quoted_description_is_no_start(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """In a small thesaurus, "thing" is a rare enough title to be sure; in "the thing described as '...'" it
+    says what the described term is, so the step goes from the term the description finds, not from it."""
+    pack = tmp_path / "thesaurus"
+    pack.mkdir()
+    write_entity(pack, "thing", "A separate and self-contained entity.", title="thing", summary="An entity.")
+    write_entity(pack, "kiln", "A furnace for firing or burning or drying such things as porcelain.", title="kiln")
+    write_entity(
+        pack,
+        "cone",
+        "A pyrometer consisting of a series of cones that melt at different temperatures.",
+        title="pyrometric cone",
+        summary="A pyrometer of cones.",
+        related="{part_of: [kiln]}",
+    )
+    for n in range(6):
+        write_entity(pack, f"tool{n}", f"A hand tool for shaping wood, kind {n}.", title=f"chisel {n}")
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(
+            client, 'What is the thing described as "a series of cones that melt at different temperatures" a part of?'
+        )
+
+    assert [hit.id for hit in found.results[:2]] == ["cone", "kiln"]
+
+
 async def test_a_quoted_passage_found_as_written_ranks_first(run_ingest, client_for, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A question quoting a passage cites it: the entity holding it as written outranks shorter ones that
     hold the same words, each pair of them near each other, in another order."""
