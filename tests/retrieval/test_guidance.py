@@ -303,3 +303,25 @@ def test_a_word_for_sorts_that_qualifies_a_noun_asks_for_no_kinds(
     anchor = (start, start + len("annotations")) if start is not None else None
     found = plan(question, PEPS, anchor, 3, (), frozenset(), upwards)
     assert [sorted((s.type, s.forward) for s in step) for step in found] == expected
+
+
+# A thesaurus in SKOS's words: ``X broader Y`` says Y is the broader concept.
+CONCEPTS = vocabulary({"broader": "narrower", "related": None})
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is the broader concept of cooking?", [[("BROADER", True)]]),
+        ("Which concept is broader than cooking?", [[("BROADER", True)]]),
+        ("What are the narrower concepts of cooking?", [[("BROADER", False)]]),
+        ("Which concepts are narrower than cooking?", [[("BROADER", False)]]),
+        ("What is cooking broader than?", [[("BROADER", False)]]),
+        ("Which broader concept covers the narrower concepts of cooking?", [[("BROADER", False)], [("BROADER", True)]]),
+    ],
+)
+def test_a_relation_named_by_a_comparative_names_its_far_end(
+    question: str, expected: list[list[tuple[str, bool]]]
+) -> None:
+    """``broader`` is no agent (``the users of X``) but what the relation reaches, as a description's noun is."""
+    assert steps(question, CONCEPTS, "cooking", kinds=kind_stems(["concept"])) == expected
