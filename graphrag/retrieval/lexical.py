@@ -13,6 +13,7 @@ says why). Lists from several indexes are fused by rank, since their scores are 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -36,6 +37,18 @@ ENTITY_TEXT = "entity_text"  # the full-text family of entities; its unsuffixed 
 SUFFIXES: dict[Script, str] = {"latin": "", "cyrillic": "_ru", "cjk": "_cjk"}  # index name suffix per script
 
 
+# The words that ask for an entity by another of its names (``What else is X called?``, ``Which term is also
+# known as X?``, ``Как ещё называют X?``): they say nothing of the entity, yet an entry whose text happens to
+# say "also known as" outranked the one that names X. Full text reads X alone ("synonym" stays: a body's
+# "Synonyms:" line holds it).
+NAME_FRAMES = re.compile(
+    r"\b(?:(?:also\s+)?known\s+as|(?:another|other)\s+(?:word|name|term)s?\s+for|(?:also\s+)?go(?:es)?\s+by"
+    r"(?:\s+the\s+name)?|else\s+(?:is|are)\b|\bcalled\b|means?\s+the\s+same\s+as"
+    r"|(?:также|ещё|еще|иначе)\s+(?:известн\w*|называ\w*)(?:\s+как)?)",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class TextQuery:
     """The Lucene queries of a question and the index suffixes its scripts call for (digits alone: English)."""
@@ -53,6 +66,7 @@ class TextQuery:
         ``leave_out``: words that ask for the steps of a walk (``replace`` in "What did X replace?"), which
         describe neither the start nor the answer, unless they are all the question says."""
         cited = " ".join(text[start:end] for start, end in quoted_passages(text))  # quoted words are data
+        leave_out = leave_out | frozenset(query_words(" ".join(m.group() for m in NAME_FRAMES.finditer(text))))
         kept = list(dict.fromkeys([w for w in query_words(text) if w not in leave_out] + query_words(cited)))
         kept = kept or query_words(text)
         words = [w[:MAX_TERM_CHARS] for w in kept[:MAX_TERMS]]

@@ -87,6 +87,23 @@ def test_words_that_ask_for_steps_are_left_to_the_walks_but_not_inside_quotes() 
     assert alone is not None and alone.words == '"replace"'  # all the question says: kept
 
 
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("What else is ukulele called?", '"ukulele"'),
+        ("Which term is also known as 'Aubergine'?", '"term" OR "aubergine"'),
+        ("Find the term that also goes by the name zithern.", '"find" OR "term" OR "zithern"'),
+        ('What is "synopsis" another word for?', '"synopsis"'),
+        ("Как ещё называют баклажан?", '"баклажан"'),
+        ("Which entry lists MLitt as a synonym?", '"entry" OR "lists" OR "mlitt" OR "synonym"'),  # "Synonyms:" lines
+    ],
+)
+def test_the_words_that_ask_for_another_name_are_left_out_of_full_text(question: str, words: str) -> None:
+    """An entry whose text says "also known as" must not outrank the one that names what was asked."""
+    query = TextQuery.of(question, TextConfig(phrase_boost=0, quote_boost=0))
+    assert query is not None and query.words == words
+
+
 def test_a_retriever_nothing_registered_is_refused_naming_those_that_are(tmp_path: Path) -> None:
     path = tmp_path / "search.json"
     path.write_text('{"retrievers": [{"name": "bm25", "weight_named": 1, "weight_unnamed": 1}]}', encoding="utf-8")
