@@ -59,6 +59,7 @@ STOP_WORDS = frozenset(
     的 了 是 在 我 我们 你 他 她 它 和 与 或 吗 呢 怎么 如何 什么 哪 这 那
     """.split()
 )
+ARTICLES = frozenset({"the", "a", "an"})
 # The words that ask which one (``Which rocket ...``, ``Какую группировку ...``): the noun after one names what
 # the answer is.
 INTERROGATIVES = frozenset(

@@ -9,8 +9,8 @@ import re
 from collections.abc import Sequence, Set
 from functools import lru_cache
 
-from graphrag.names import STOP_WORDS, fold, query_words
-from graphrag.retrieval.mentions import ARTICLES, Mention, Word, spelled
+from graphrag.names import ARTICLES, STOP_WORDS, fold, query_words
+from graphrag.retrieval.mentions import Mention, Word, spelled
 from graphrag.retrieval.vocabulary import Described
 from graphrag.retrieval.word_forms import stems
 

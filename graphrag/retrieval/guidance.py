@@ -29,9 +29,9 @@ import re
 from collections.abc import Mapping, Sequence, Set
 from typing import Literal
 
-from graphrag.names import INTERROGATIVES, STOP_WORDS, WORD, fold, quoted_passages, script_of
+from graphrag.names import ARTICLES, INTERROGATIVES, STOP_WORDS, WORD, fold, quoted_passages, script_of
 from graphrag.retrieval.described import described_mentions, far_end_mentions
-from graphrag.retrieval.mentions import ARTICLES, Level, Mention, Name, Word, spelled
+from graphrag.retrieval.mentions import Level, Mention, Name, Word, spelled
 from graphrag.retrieval.vocabulary import Described, Step
 from graphrag.retrieval.word_forms import same, stems
 

@@ -9,7 +9,6 @@ from typing import Literal
 from graphrag.retrieval.vocabulary import Step
 
 LINKING_WORDS = frozenset({"by", "of", "to", "in", "on", "for", "from", "with", "has", "is", "at", "as"})
-ARTICLES = frozenset({"the", "a", "an"})
 Level = Literal["up", "down", "either"]
 
 

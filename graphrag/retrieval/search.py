@@ -218,10 +218,10 @@ class PackSearch:
 
     def read(self, text: str, limit: int, packs: Sequence[str] | None, kinds: Sequence[str] | None) -> Question:
         """The question read once: its names and the words asking for steps (before the lists: text leaves them out)."""
-        meant = self._meanings.words(text, self._relations(packs)[0], self._shapes().kinds)
-        names, described = self._relations(packs, meant)
+        names, described = self._relations(packs)
+        meant = self._meanings.words(text, names, self._shapes().kinds)
         kind_words, heads = self._kind_words()
-        asking = step_words(text, names, described, kind_words, self._shapes().upwards(None), heads)
+        asking = step_words(text, {**names, **meant}, described, kind_words, self._shapes().upwards(None), heads)
         return Question(text, limit, packs, kinds, self._hidden, self.linker.mentions(text), asking, meant)
 
     def _kind_words(self) -> tuple[frozenset[str], frozenset[str]]:

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import snowballstemmer  # type: ignore[import-untyped]
 
-from graphrag.names import WORD, fold, query_words, quoted_passages, script_of
+from graphrag.names import ARTICLES, WORD, fold, query_words, quoted_passages, script_of
 
 # English inflections and derivations a relation word takes (depends, dependencies, required, requirements).
 _SUFFIXES = (
@@ -83,7 +83,7 @@ def attached_kind(question: str, kinds: Iterable[str], anchor: tuple[int, int]) 
     X``): what the first step reaches, whatever the question asks of it next (``Which broader term covers the
     material of X?`` is the material's broader term)."""
     before = [stems(fold(m.group())) for m in WORD.finditer(question[: anchor[0]])]
-    while before and before[-1] & _ARTICLES:
+    while before and before[-1] & ARTICLES:
         before.pop()
     if not before or "of" not in before[-1]:
         return None
@@ -92,9 +92,6 @@ def attached_kind(question: str, kinds: Iterable[str], anchor: tuple[int, int]) 
         if forms and _holds(before, len(before) - 1 - len(forms), forms):
             return kind
     return None
-
-
-_ARTICLES = frozenset({"the", "a", "an"})
 
 
 def _kind_forms(kind: str) -> list[frozenset[str]]:
