@@ -65,6 +65,8 @@ ARTICLES = frozenset({"the", "a", "an"})
 INTERROGATIVES = frozenset(
     {"which", "what", "какой", "какая", "какое", "какие", "каком", "какого", "какую", "каким", "каких", "какими"}
 )
+# The words for sorts (``What kind of thing ...``, ``type hints``).
+SORT_NOUNS = re.compile(r"(?:kind|type|sort|variet(?:y|ie))s?")
 
 TEAM_PACK_PREFIX = "github:"  # pack ids of team sources (GitHub repositories); no local pack may take one
 

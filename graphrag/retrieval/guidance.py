@@ -29,7 +29,16 @@ import re
 from collections.abc import Mapping, Sequence, Set
 from typing import Literal
 
-from graphrag.names import ARTICLES, INTERROGATIVES, STOP_WORDS, WORD, fold, quoted_passages, script_of
+from graphrag.names import (
+    ARTICLES,
+    INTERROGATIVES,
+    SORT_NOUNS,
+    STOP_WORDS,
+    WORD,
+    fold,
+    quoted_passages,
+    script_of,
+)
 from graphrag.retrieval.described import described_mentions, far_end_mentions
 from graphrag.retrieval.mentions import Level, Mention, Name, Word, spelled
 from graphrag.retrieval.vocabulary import Described, Step
@@ -311,14 +320,11 @@ def _level_mentions(
     return joined
 
 
-_SORT_NOUNS = re.compile(r"(?:kind|type|sort|variet(?:y|ie))s?")
-
-
 def _modifier(question: str, words: list[Word], last: int) -> bool:
     """``static type checkers``, ``type hints``: a word for sorts that qualifies the noun after it asks for no
     kinds (``kinds of X``, ``What kind is X?`` do)."""
     following = _following(question, words, last)
-    return bool(following) and following not in STOP_WORDS and _SORT_NOUNS.fullmatch(words[last].text) is not None
+    return bool(following) and following not in STOP_WORDS and SORT_NOUNS.fullmatch(words[last].text) is not None
 
 
 def _apposition(words: list[Word], mention: Mention, at: int) -> bool:
@@ -341,11 +347,11 @@ def _following(question: str, words: list[Word], last: int) -> str:
 
 
 def _asks_what_it_is(question: str, words: list[Word], last: int, anchor: tuple[int, int] | None) -> bool:
-    """``What kind of thing is X?``: the kind word is followed by a verb ``be`` and then the entity, named
-    (at most four words on) or quoted as its description (``What kind of thing is the term defined as "..."``:
-    the verb within the first three words after the kind word, the description within eight)."""
+    """``What kind of thing is X?``: the kind word is followed by a verb ``be`` and then the entity, named (at
+    most four words on, articles aside) or quoted as its description (``What kind of thing is the term defined
+    as "..."``: the verb within the first three words after the kind word, the description within eight)."""
     if anchor is not None:
-        between = [w.text for w in words[last + 1 :] if w.end <= anchor[0]]
+        between = [w.text for w in words[last + 1 :] if w.end <= anchor[0] and w.text not in ARTICLES]
         return 0 < len(between) <= 4 and between[-1] in _BE
     quoted = [start for start, _ in quoted_passages(question) if start > words[last].end]
     if not quoted:

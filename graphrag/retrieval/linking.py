@@ -23,6 +23,7 @@ from typing import Literal
 
 from graphrag.names import (
     INTERROGATIVES,
+    SORT_NOUNS,
     STOP_WORDS,
     WORD,
     fold,
@@ -250,9 +251,12 @@ def _latin(token: str) -> list[str]:
 
 
 def _asked(text: str, start: int) -> bool:
-    """Whether the name starting at ``start`` follows a word asking which one (``What whole ...``)."""
-    before = WORD.findall(text[:start])
-    return bool(before) and fold(before[-1]) in INTERROGATIVES
+    """Whether the name starting at ``start`` follows a word asking which one (``What whole ...``), or a word
+    for sorts after one (``What kind of thing ...``)."""
+    before = [fold(w) for w in WORD.findall(text[:start])]
+    if len(before) >= 3 and before[-1] == "of" and SORT_NOUNS.fullmatch(before[-2]):
+        before = before[:-2]
+    return bool(before) and before[-1] in INTERROGATIVES
 
 
 def _heads(text: str, end: int, passages: list[tuple[int, int]]) -> bool:

@@ -71,6 +71,7 @@ def test_a_kind_outside_a_hierarchys_shape_goes_up_the_one_its_entities_leave() 
         ("Which broader term does term 3 belong to?", [[("IS_A", True)]]),
         ("What is term 3 a kind of?", [[("IS_A", True)]]),
         ("What kind of thing is term 3?", [[("IS_A", True)]]),
+        ("What kind of thing is a term 3?", [[("IS_A", True)]]),
         ("Какие разновидности есть у «term 1»?", [[("IS_A", False)]]),
         ("Какие виды входят в «term 1»?", [[("IS_A", False)]]),
         ("К какой более общей группе относится «term 3»?", [[("IS_A", True)]]),
