@@ -65,6 +65,7 @@ ARTICLES = frozenset({"the", "a", "an"})
 INTERROGATIVES = frozenset(
     {"which", "what", "какой", "какая", "какое", "какие", "каком", "какого", "какую", "каким", "каких", "какими"}
 )
+DESCRIPTION_WORDS = 4  # words of a quoted passage that describes (``"a portable ladder hung over ..."``)
 # The words for sorts (``What kind of thing ...``, ``type hints``).
 SORT_NOUNS = re.compile(r"(?:kind|type|sort|variet(?:y|ie))s?")
 
@@ -264,6 +265,14 @@ def quoted_passages(text: str) -> list[tuple[int, int]]:
     """The character spans inside quotes (``"…"``, ``«…»``, ``“…”``, ``'…'``): text a question cites, whose
     words are data (a description, a title, a synonym), never the question's own grammar."""
     return [(m.start() + 1, m.end() - 1) for m in _PASSAGE.finditer(text)]
+
+
+def quoted_description(text: str) -> tuple[int, int] | None:
+    """The span of the longest passage the text quotes, if it has several words: a description (or a long
+    title), not a name."""
+    passages = [(len(WORD.findall(text[start:end])), (start, end)) for start, end in quoted_passages(text)]
+    longest = max(passages, default=None)
+    return longest[1] if longest is not None and longest[0] >= DESCRIPTION_WORDS else None
 
 
 def script_of(word: str) -> Script | None:

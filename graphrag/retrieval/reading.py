@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from graphrag.retrieval.candidates import Candidate
+from graphrag.retrieval.candidates import Candidate, Evidence, Question
 
 LIST_SHOWN = 5  # ids a printed list shows
 
@@ -86,3 +86,24 @@ def role(entity_id: str, starts: Mapping[str, float], readings: Mapping[str, str
     if readings.get(entity_id) == "kind":
         return "says what the answer or a quoted description is, not which entity (left to full text)"
     return "met in passing (one more list, weighed by its confidence)"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """An entity ranked: its fused score, the evidence that matched it and the path that reached it."""
+
+    id: str
+    score: float
+    matched: list[Evidence]
+    via: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The best ``hits``, how many entities the ranking held before it was cut to the limit, and how the
+    question was read (``reading``: ``graphrag explain`` prints it)."""
+
+    hits: list[Hit]
+    available: int
+    reading: Reading
+    question: Question

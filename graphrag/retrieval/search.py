@@ -35,7 +35,7 @@ from typing import Literal
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.errors import InvalidArgument, name_list
-from graphrag.names import query_words
+from graphrag.names import query_words, quoted_description
 from graphrag.retrieval.candidates import Candidate, Evidence, Question, Retriever, Starts, Warmed
 from graphrag.retrieval.config import DEFAULT, SearchConfig
 from graphrag.retrieval.fusion import Ranked, agreed, agreement, fuse, stands_apart
@@ -43,7 +43,7 @@ from graphrag.retrieval.guidance import plan, step_words, unread
 from graphrag.retrieval.lexical import PackScripts
 from graphrag.retrieval.linking import UNNAMED, EntityLinker
 from graphrag.retrieval.models import SearchHit, SearchResult
-from graphrag.retrieval.reading import ListRead, NameRead, Reading, role
+from graphrag.retrieval.reading import Hit, ListRead, NameRead, Ranking, Reading, role
 from graphrag.retrieval.registry import Sources, registration
 from graphrag.retrieval.shapes import Shapes
 from graphrag.retrieval.snapshot import GraphCopy, GraphSnapshot
@@ -60,14 +60,6 @@ OUTSIDE_SHOWN = 5  # entities named outside the packs asked that a hint lists
 # The lists that read the question run beside each other and beside the linking: the embedding model
 # computes while Neo4j answers the full-text and name queries, so a call costs the slowest, not the sum.
 _BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="retriever")
-
-
-@dataclass(frozen=True)
-class Hit:
-    id: str
-    score: float
-    matched: list[Evidence]
-    via: list[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -98,17 +90,6 @@ class _Walks:
     sureness: float
     starts: dict[str, float]
     named: bool = False  # they weigh as walks from a named start, whether or not the question named one
-
-
-@dataclass(frozen=True)
-class Ranking:
-    """The best ``hits``, how many entities the ranking held before it was cut to the limit, and how the
-    question was read (``reading``: ``graphrag explain`` prints it)."""
-
-    hits: list[Hit]
-    available: int
-    reading: Reading
-    question: Question
 
 
 class PackSearch:
@@ -265,6 +246,11 @@ class PackSearch:
             sure = self._whole(pool, [c for c in links if readings.get(c.id) == "name"])
         coverage = self._scripts().coverage(pool.text, pool.packs)
         lists = {name: future.result() for name, future in reading.items()}
+        # A question quoting a description its reading lists agree on is about that entity: a name in its prose
+        # ("In which field is the term defined as '...' a technical term?") is met in passing.
+        described = agreed([Ranked(found, 1.0) for found in lists.values()]) if quoted_description(pool.text) else None
+        if described is not None and all(c.id != described for c in sure):
+            sure = [c for c in sure if readings[c.id] == "reference"]
         read_first = self._first_read(lists, coverage)
         steps = self._steps(pool, sure[0].id if sure else None, read_first)
         # A sure name is a start when the question is about it: the steps go out from it, it is written as
@@ -273,11 +259,11 @@ class PackSearch:
         # soft", is a word of the description there, not its subject). A name met in passing ("... a wrapper
         # around the FFTW library") is one more list; one inside a passage the question quotes is left to
         # full text.
-        agreed = {read_first, *self.linker.named_by_id(pool)}
+        vouched = {read_first, *self.linker.named_by_id(pool)}
         starts = {
             c.id: c.score
             for c in sure
-            if steps or readings[c.id] == "reference" or (c.id in agreed and self._about(pool, c.id))
+            if steps or readings[c.id] == "reference" or (c.id in vouched and self._about(pool, c.id))
         }
         passing = [c for c in links if c.id not in starts and readings.get(c.id) not in UNNAMED]
         # The titles' script is a prior: with nothing named, a full-text first hit standing clearly apart shows
@@ -412,10 +398,11 @@ class PackSearch:
         walk = self._config.walk
         kinds, heads = self._kind_words()
         steps = plan(text, names, anchor, walk.max_steps, described, kinds, shapes.upwards(kind), heads)
-        if kind is None or anchor is None:  # no name, no place to read the asked kind around
+        place = anchor or quoted_description(text)  # a described start stands where its description does
+        if kind is None or place is None:  # no name, no place to read the asked kind around
             return steps
-        asked = named_kinds(text, shapes.kinds, anchor)
-        return shapes.complete(steps, kind, asked, walk.max_steps, attached_kind(text, shapes.kinds, anchor))
+        asked = named_kinds(text, shapes.kinds, place)
+        return shapes.complete(steps, kind, asked, walk.max_steps, attached_kind(text, shapes.kinds, place))
 
     def _frame(self, pool: Question, entity_id: str) -> bool:
         """Whether the question's name for the entity is nothing but words that ask for steps."""

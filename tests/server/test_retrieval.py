@@ -620,3 +620,23 @@ async def test_hierarchy_and_kind_words_walk_the_classification(run_ingest, clie
     assert "D.2" not in {hit.id for hit in dishes.results[:5]}  # fried, not slow-cooked
     # "category" asks for a step here, though an entity has it as its title: the walk goes up from confit twice
     assert [hit.id for hit in framed.results[:3]] == ["T.CONFIT", "T.SLOW", "T.COOKING"]
+
+
+async def test_a_question_quoting_its_start_s_description_walks_from_the_entity_described(
+    run_ingest, client_for, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """A rare title in the question's prose ("homestyle") is no start when the lists agree on the entity whose
+    description it quotes: the step goes out from the entity described."""
+    pack = _classification(tmp_path)
+    summary = "Cooking as a home kitchen does it."
+    write_entity(
+        pack, "T.HOME", summary, kind="term", title="Homestyle", summary=summary, related="{is_a: [T.COOKING]}"
+    )
+    run_ingest(pack)
+    async with client_for() as client:
+        found = await search(
+            client,
+            'Which dish is the term defined as "slow cooking in a little liquid in a covered pot" a homestyle method of?',
+        )
+
+    assert [hit.id for hit in found.results[:2]] == ["T.BRAISING", "D.1"]
