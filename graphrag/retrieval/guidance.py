@@ -40,15 +40,17 @@ from graphrag.names import (
     script_of,
 )
 from graphrag.retrieval.described import described_mentions, far_end_mentions
-from graphrag.retrieval.mentions import Level, Mention, Name, Word, spelled
+from graphrag.retrieval.mentions import Level, Mention, Name, Word, past_participle, spelled
 from graphrag.retrieval.vocabulary import Described, Step
 from graphrag.retrieval.word_forms import same, stems
 
 _AGENT_ENDINGS = ("ents", "ers", "ors", "ent", "er", "or")  # dependents, users, providers: the other side
 _DEMONSTRATIVES = frozenset({"that", "this", "those", "these", "such"})
+_PLACE_PREPOSITIONS = frozenset({"in", "on", "at", "from", "into", "under", "within", "during"})
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 _REVERSING = frozenset({"reverse", "inverse"})  # the reverse dependencies of X: those on the other side
 Role = Literal["subject", "object", "either"]
+_ACTIVE: dict[Role, Role] = {"subject": "object", "object": "subject", "either": "either"}  # a participle's roles
 # Words that walk a hierarchy whatever the pack names it (``Shapes.upwards``), English and Russian: down
 # to the narrower entities, up to the broader ones, or either way by where the entity stands (``kinds of X``
 # is down, ``X is a kind of`` up; ``Какие виды входят в X`` down, ``X входит в`` up).
@@ -136,7 +138,7 @@ def plan(
             continue
         agent = _agent_noun(words[mention.last].text, mention.names)
         of_named = any("of" in name.linking for name in mention.names)  # part_of: "of" is the name's
-        role = _role(here < mention.first, following, agent, _passive_voice(words, mention), of_named)
+        role = _voiced_role(words, mention, here < mention.first, following, agent, of_named)
         directions = {s for name in mention.names for s in _directions(name, role, following, english)}
         if mention.first and words[mention.first - 1].text in _REVERSING:
             directions = {Step(s.type, not s.forward) for s in directions}
@@ -390,13 +392,29 @@ def _agent_noun(word: str, names: tuple[Name, ...]) -> bool:
 
 
 def _passive_voice(words: list[Word], mention: Mention) -> bool:
-    """``What is needed to build X``, ``the packages needed to build X``: a participle after a form of ``be``
-    or before ``to`` among the mention's words (X needs what is asked for)."""
+    """``What is needed to build X``, ``the packages needed to build X``, ``the PEPs mentioned in X``: a
+    participle after a form of ``be``, or before ``to`` or a preposition the relation's name does not hold
+    (``depended on`` is the active voice of ``depends_on``)."""
     for i in range(mention.first, mention.last + 1):
         after = words[i + 1].text if i + 1 < len(words) else ""
-        if words[i].text.endswith("ed") and ((i > 0 and words[i - 1].text in _BE) or after == "to"):
+        reduced = after in _PLACE_PREPOSITIONS and not any(after in name.linking for name in mention.names)
+        if past_participle(words[i].text) and ((i > 0 and words[i - 1].text in _BE) or after == "to" or reduced):
             return True
     return False
+
+
+def _voiced_role(
+    words: list[Word], mention: Mention, before: bool, following: str, agent: bool, of_named: bool
+) -> Role:
+    """The entity's role to the relation word in the voice of the relation's name. A name in the participle
+    (``used_in``) is passive itself: the question's participle speaks in its voice (``X is used in``), the
+    verb's other forms in the active one, whose object stands first in the name (``fields that use X``)."""
+    if not all(name.participle for name in mention.names):
+        return _role(before, following, agent, _passive_voice(words, mention), of_named)
+    role = _role(before, following, agent, False, of_named)
+    if words[mention.last].text in {name.core[-1] for name in mention.names}:
+        return role
+    return _ACTIVE[role]
 
 
 def _role(before: bool, following: str, agent: bool, passive: bool, of_named: bool) -> Role:

@@ -8,6 +8,7 @@ from typing import Literal
 
 from graphrag.retrieval.vocabulary import Step
 
+_PARTICIPLES = frozenset({"made", "built", "written", "known", "held", "found", "kept", "shown", "seen", "given"})
 LINKING_WORDS = frozenset({"by", "of", "to", "in", "on", "for", "from", "with", "has", "is", "at", "as"})
 Level = Literal["up", "down", "either"]
 
@@ -32,6 +33,11 @@ class Name:
     def passive(self) -> bool:
         return self.name.endswith("_by")
 
+    @property
+    def participle(self) -> bool:
+        """``used_in``, ``made_of``: a name whose verb is a past participle reads passively itself."""
+        return not self.passive and past_participle(self.core[-1])
+
 
 @dataclass(frozen=True)
 class Mention:
@@ -40,6 +46,11 @@ class Mention:
     names: tuple[Name, ...]
     level: Level | None = None  # a hierarchy word, whose steps are the hierarchy's, up or down
     far_end: bool = False  # a noun a description names the relation's far end by: the step reaches it
+
+
+def past_participle(word: str) -> bool:
+    """``used``, ``made``; not ``need``."""
+    return (word.endswith("ed") and not word.endswith("eed")) or word in _PARTICIPLES
 
 
 def spelled(name: str, step: Step) -> Name:

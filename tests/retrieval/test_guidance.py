@@ -325,3 +325,44 @@ def test_a_relation_named_by_a_comparative_names_its_far_end(
 ) -> None:
     """``broader`` is no agent (``the users of X``) but what the relation reaches, as a description's noun is."""
     assert steps(question, CONCEPTS, "cooking", kinds=kind_stems(["concept"])) == expected
+
+
+# A classification whose fields list their terms (``has_term``), declared with an inverse in the participle.
+FIELDS = vocabulary({"has_term": "used_in", "made_of": "material_of"})
+
+
+@pytest.mark.parametrize(
+    ("question", "named", "expected"),
+    [
+        ("Name the subjects warplane is used in.", "warplane", [[("HAS_TERM", False)]]),
+        ("Which fields is warplane used in?", "warplane", [[("HAS_TERM", False)]]),
+        ("Which fields use warplane?", "warplane", [[("HAS_TERM", False)]]),
+        ("Which terms does seafaring use?", "seafaring", [[("HAS_TERM", True)]]),
+        ("What is warplane made of?", "warplane", [[("MADE_OF", True)]]),
+        ("Which things are made of steel?", "steel", [[("MADE_OF", False)]]),
+    ],
+)
+def test_a_relation_named_in_the_participle_reads_passively_itself(
+    question: str, named: str, expected: list[list[tuple[str, bool]]]
+) -> None:
+    """``X is used in``: the question's participle speaks in the name's voice (``X used_in Y``), not the passive
+    of an active name; ``fields use X`` is the active voice, whose object stands first in ``used_in``."""
+    start = question.index(named)
+    kinds = kind_stems(["term", "field"])
+    found = plan(question, FIELDS, (start, start + len(named)), 3, (), kinds, (), kinds)
+    assert [sorted((s.type, s.forward) for s in step) for step in found] == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Which PEPs do the PEPs mentioned in PEP 781 supersede?", [[("MENTIONS", True)], [("SUPERSEDED_BY", False)]]),
+        ("Which PEPs is PEP 781 mentioned in?", [[("MENTIONS", False)]]),
+        ("Which PEPs mention PEP 781?", [[("MENTIONS", False)]]),
+        ("Which PEPs depended on PEP 781?", [[("DEPENDS_ON", False)]]),  # the name's own preposition: active
+    ],
+)
+def test_a_participle_before_a_preposition_is_passive(question: str, expected: list[list[tuple[str, bool]]]) -> None:
+    """``the PEPs mentioned in X`` is a relative clause in the passive (X mentions them)."""
+    names = vocabulary({"mentions": "mentioned_by", "superseded_by": "supersedes", "depends_on": None})
+    assert steps(question, names, "PEP 781") == expected
