@@ -51,8 +51,10 @@ class Problem(BaseModel):
         """A field is a key the author wrote, which may be any length."""
         return None if value is None else echo(value)
 
-    def render(self) -> str:
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
+    def render(self, with_pack: bool = False) -> str:
+        """One line; ``with_pack`` names the pack too, for a file of a pack other than the ones read."""
+        path = f"{self.pack}:{self.path}" if with_pack and self.pack else self.path
+        where = path if self.line is None else f"{path}:{self.line}"
         field = f" [{self.field}]" if self.field else ""
         return f"{where}: {self.severity}[{self.code}]{field}: {self.message}"
 

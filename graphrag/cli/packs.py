@@ -56,7 +56,8 @@ def render(report: IngestReport, all_dangling: bool = False) -> str:
         lines.append(f"pack {pack.pack} ({pack.root}): {pack.files} files, {pack.entities} entities")
         if pack.skipped:
             lines.append(f"  skipped (no frontmatter): {', '.join(pack.skipped)}")
-    lines += [problem.render() for problem in [*report.errors, *report.warnings]]
+    read = {pack.pack for pack in report.packs}
+    lines += [problem.render(problem.pack not in read) for problem in [*report.errors, *report.warnings]]
     dangling = sorted(report.dangling, key=lambda link: not link.nearest)
     shown = dangling if all_dangling else dangling[:DANGLING_SHOWN]
     lines += [f"dangling: {link.render()}" for link in shown]

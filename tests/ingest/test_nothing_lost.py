@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from graphrag.cli.packs import render
 from graphrag.config import Settings
 from graphrag.embedding import Embedder
 from graphrag.stores.graph import GraphStore
@@ -63,6 +64,9 @@ def test_id_owned_by_another_pack_is_reported_for_both_files(run_ingest, tmp_pat
         )
         for pack, path in (("one", "x.md"), ("two", "y.md:2"))
     ]
+    # for a person, the file of the pack not read names its pack: two lines, two files
+    shown = sorted(line.split(": error")[0] for line in render(report).splitlines() if "[E002]" in line)
+    assert shown == ["one:x.md", "y.md:2"]
     assert report.removed == []
     records, _, _ = graph._driver.execute_query("MATCH (e:Entity) WHERE NOT e:Missing RETURN e.id, e.pack, e.title")
     assert sorted(tuple(r) for r in records) == [("X", "one", "From one"), ("Y", "two", "Why")]
