@@ -47,6 +47,7 @@ class Reading:
     steps: tuple[tuple[str, ...], ...] = ()  # each hop's relations, ``^`` for a backward one
     seeds: Mapping[str, float] = field(default_factory=dict)  # where the walks left from, with their weight
     lists: tuple[ListRead, ...] = ()
+    by_script: float | None = None  # the coverage the script gives, where text's clear first hit lifted it
 
     def places(self, entity_id: str) -> str:
         """Where ``entity_id`` stood in each list: ``text #1, vector #4``."""
@@ -60,7 +61,10 @@ class Reading:
         if self.mode != "hybrid":
             return out + self._lists()
         out.append(f"words asking for relation steps: {', '.join(sorted(self.step_words)) or 'none'}")
-        out.append(f"full text reads the question's script over these packs: {self.coverage:.2f}")
+        covered = f"full text reads the question's script over these packs: {self.coverage:.2f}"
+        if self.by_script is not None and self.by_script < self.coverage:
+            covered += f" (the script alone says {self.by_script:.2f}; full text's first hit stands apart)"
+        out.append(covered)
         out.append("names linked:" if self.names else "names linked: none")
         out += [f"  {n.id}  confidence {n.confidence:.2f}, written as a {n.written}: {n.role}" for n in self.names]
         hops = " then ".join("|".join(hop) for hop in self.steps)

@@ -75,6 +75,7 @@ class _Asked:
     passing: list[Candidate]  # names met in passing: one more list, weighing their confidence
     steps: list[set[Step]]
     coverage: float
+    by_script: float  # the coverage the titles' script gives, before text's clear first hit lifts it
     each: list[Ranked]  # each reading list apart, as it weighs
     read: list[Ranked]  # the reading lists as the fusion takes them (merged into one when nothing is named)
     in_passing: list[Ranked]
@@ -269,6 +270,7 @@ class PackSearch:
         # The titles' script is a prior: with nothing named, a full-text first hit standing clearly apart shows
         # that text read the question (an English sentence matching the English summary of a Russian title).
         reads = [found for name, found in lists.items() if self._registered[name].script == "reads"]
+        by_script = coverage
         if not starts and any(stands_apart(found, config.fusion.clear_first) for found in reads):
             coverage = 1.0
         each = [Ranked(found, self._weight(name, bool(starts), coverage)) for name, found in lists.items()]
@@ -279,7 +281,7 @@ class PackSearch:
             # passing joins that merge: it may break their ties, never overturn text's clear first answer.
             merged = fuse([*read, *in_passing], "standard", config.fusion.k, config.pool)
             read, in_passing = [Ranked([Candidate(i, score) for i, score in merged], sum(r.weight for r in read))], []
-        return _Asked(lists, links, readings, starts, passing, steps, coverage, each, read, in_passing)
+        return _Asked(lists, links, readings, starts, passing, steps, coverage, by_script, each, read, in_passing)
 
     def _fused(self, asked: _Asked, walks: _Walks | None = None) -> list[tuple[str, float]]:
         """Every list; the walks' weigh as sure as the starts they left from."""
@@ -370,6 +372,7 @@ class PackSearch:
             tuple(tuple(step.label for step in sorted(hop, key=lambda s: s.label)) for hop in asked.steps),
             walks.seeds,
             tuple(lists),
+            asked.by_script,
         )
 
     def _relations(

@@ -44,3 +44,28 @@ def test_explain_refuses_a_pack_that_does_not_exist(run_ingest, settings: Settin
     assert result.stderr.splitlines()[-1] == (
         "error: invalid_argument: unknown packs: space-mision; known packs: space-missions"
     )
+
+
+def test_explain_says_when_full_text_s_clear_first_hit_lifts_what_the_script_says(
+    run_ingest, settings, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """Titles in Russian, summaries in English: by its script an English question is little read by full text,
+    but its clear first hit shows it read this one, and the reading says so."""
+    pack = tmp_path / "ru"
+    pack.mkdir()
+    summaries = {
+        "вечер": "Evening plans to read collapse into aimless scrolling once willpower runs out.",
+        "утро": "A morning routine starts with water, light and a short walk.",
+        "сон": "Sleep comes easier at a fixed hour in a dark, cool room.",
+        "обед": "Lunch plans away from the desk restore attention for the afternoon.",
+    }
+    for n, (title, summary) in enumerate(summaries.items()):
+        (pack / f"e{n}.md").write_text(f"---\nid: E{n}\ntitle: {title}\nsummary: {summary}\n---\n{summary}\n")
+    run_ingest(pack)
+
+    result = explain(settings, "Which entry says evening plans collapse into aimless scrolling?", "--limit", "1")
+
+    assert result.returncode == 0, result.stderr
+    covered = next(line for line in result.stdout.splitlines() if line.startswith("full text reads"))
+    assert covered.startswith("full text reads the question's script over these packs: 1.00 (the script alone says 0.")
+    assert covered.endswith("; full text's first hit stands apart)")
