@@ -253,8 +253,8 @@ def _latin(token: str) -> list[str]:
 def _asked(text: str, start: int) -> bool:
     """Whether the name starting at ``start`` follows a word asking which one (``What whole ...``), or a word
     for sorts after one (``What kind of thing ...``)."""
-    before = [fold(w) for w in WORD.findall(text[:start])]
-    if len(before) >= 3 and before[-1] == "of" and SORT_NOUNS.fullmatch(before[-2]):
+    before = [fold(w) for w in WORD.findall(text[:start])[-3:]]  # at most: which kind of
+    if len(before) == 3 and before[-1] == "of" and SORT_NOUNS.fullmatch(before[-2]):
         before = before[:-2]
     return bool(before) and before[-1] in INTERROGATIVES
 

@@ -249,11 +249,12 @@ class PackSearch:
         lists = {name: future.result() for name, future in reading.items()}
         # A question quoting a description its reading lists agree on is about that entity: a name in its prose
         # ("In which field is the term defined as '...' a technical term?") is met in passing.
-        described = agreed([Ranked(found, 1.0) for found in lists.values()]) if quoted_description(pool.text) else None
+        quote = quoted_description(pool.text)
+        described = agreed([Ranked(found, 1.0) for found in lists.values()]) if quote else None
         if described is not None and all(c.id != described for c in sure):
             sure = [c for c in sure if readings[c.id] == "reference"]
         read_first = self._first_read(lists, coverage)
-        steps = self._steps(pool, sure[0].id if sure else None, read_first)
+        steps = self._steps(pool, sure[0].id if sure else None, read_first, quote)
         # A sure name is a start when the question is about it: the steps go out from it, it is written as
         # a reference (quoted, an id), or it is most of what the question says and the lists that read the
         # whole question agree, or it is an id (a title inside a description, "... slow cooking in fat until
@@ -385,11 +386,14 @@ class PackSearch:
             hidden.update(p for p in self._vocabulary.packs() if p not in packs)
         return {**self._vocabulary.names(hidden), **(meant or {})}, self._vocabulary.described(hidden)
 
-    def _steps(self, pool: Question, start: str | None, first: str | None) -> list[set[Step]]:
+    def _steps(
+        self, pool: Question, start: str | None, first: str | None, quote: tuple[int, int] | None
+    ) -> list[set[Step]]:
         """The typed steps the question asks for from ``start`` (its first sure name): read from relation
         words, hierarchy words, and else from the kind the question asks for (``Which <kind> ... X?``: the
         relations that join that kind to X's). With nothing named, the hierarchy words walk the hierarchy of
-        the lists' ``first`` hit, the likeliest described start."""
+        the lists' ``first`` hit, the likeliest described start, which stands where the description it
+        ``quote``s does."""
         copy = self._snapshot.current()
         described_start = start if start is not None else first
         row = copy.entities.index.get(described_start) if described_start is not None else None
@@ -401,7 +405,7 @@ class PackSearch:
         walk = self._config.walk
         kinds, heads = self._kind_words()
         steps = plan(text, names, anchor, walk.max_steps, described, kinds, shapes.upwards(kind), heads)
-        place = anchor or quoted_description(text)  # a described start stands where its description does
+        place = anchor or quote
         if kind is None or place is None:  # no name, no place to read the asked kind around
             return steps
         asked = named_kinds(text, shapes.kinds, place)
